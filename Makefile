@@ -1,0 +1,46 @@
+# graphbrain: the two commands a newcomer needs are `make demo` and `make test`.
+# Both install into .venv, start a real Neo4j 5.26 (Docker if there is an engine, else the local
+# Maven-built launcher; NEO4J_URI pointing at a running server skips the start) and apply the schema.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install neo4j-start neo4j-stop neo4j-status init demo test lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+neo4j-start:
+	@bash scripts/neo4j.sh start
+
+neo4j-stop:
+	@bash scripts/neo4j.sh stop
+
+neo4j-status:
+	@bash scripts/neo4j.sh status
+
+init: install
+	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) $(BIN)/graphbrain init
+
+demo: install
+	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) sh -c '$(BIN)/graphbrain init && $(BIN)/graphbrain demo'
+
+# pytest exits 5 when it collected no test: that is a failure here, never a pass.
+test: install
+	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) $(BIN)/pytest -q $(PYTEST_ARGS); \
+	  rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran" >&2; exit 1; fi; exit $$rc
+
+lint: install
+	$(BIN)/ruff check graphbrain tests
+	$(BIN)/ruff format --check graphbrain tests
+	$(BIN)/mypy graphbrain
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

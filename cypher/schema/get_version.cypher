@@ -1,0 +1,2 @@
+MATCH (v:SchemaVersion {id: 'graphbrain'})
+RETURN v.version AS version, v.dimension AS dimension

@@ -1,0 +1,30 @@
+// Range indexes for the namespace scope and the lookups every path makes.
+CREATE INDEX turn_session IF NOT EXISTS FOR (n:Turn) ON (n.namespace, n.session_id, n.seq);
+CREATE INDEX message_ns IF NOT EXISTS FOR (n:Message) ON (n.namespace, n.session_id);
+CREATE INDEX memory_ns_key IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.key);
+CREATE INDEX memory_ns_type IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.type, n.status);
+CREATE INDEX entity_ns_canonical IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.canonical);
+CREATE INDEX ref_ns_uri IF NOT EXISTS FOR (n:Ref) ON (n.namespace, n.uri);
+CREATE INDEX document_ns_uri IF NOT EXISTS FOR (n:Document) ON (n.namespace, n.source_uri);
+CREATE INDEX chunk_ns IF NOT EXISTS FOR (n:Chunk) ON (n.namespace, n.document_id);
+CREATE INDEX context_trace_ns IF NOT EXISTS FOR (n:ContextTrace) ON (n.namespace, n.session_id, n.created_at);
+CREATE INDEX commit_trace_ns IF NOT EXISTS FOR (n:CommitTrace) ON (n.namespace, n.session_id, n.created_at);
+
+// Full-text (BM25) indexes. Lucene's cjk analyzer: bigrams for CJK runs, standard tokens + lowercase for
+// Latin text, so mixed Chinese/English text is searchable in both.
+CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (n:Memory) ON EACH [n.text]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
+CREATE FULLTEXT INDEX message_text IF NOT EXISTS FOR (n:Message) ON EACH [n.content]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
+CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.section_title]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
+CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.aliases_text]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
+
+// Vector indexes (cosine); the dimension comes from embedding.dimension.
+CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (n:Memory) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: {{dimension}}, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX message_embedding IF NOT EXISTS FOR (n:Message) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: {{dimension}}, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (n:Chunk) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: {{dimension}}, `vector.similarity_function`: 'cosine'}};

@@ -1,0 +1,17 @@
+"""Storage backends behind one boundary (see base.Store)."""
+
+from graphbrain.config import StorageConfig
+from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx
+from graphbrain.store.queries import QueryLibrary
+
+
+def open_store(cfg: StorageConfig) -> Store:
+    """The configured backend; no I/O happens until the first query."""
+    if cfg.backend == "neo4j":
+        from graphbrain.store.neo4j_store import Neo4jStore
+
+        return Neo4jStore(cfg.neo4j)
+    raise ValueError(f"unknown storage.backend {cfg.backend!r}")
+
+
+__all__ = ["SCHEMA_VERSION", "CypherResult", "QueryLibrary", "Row", "SchemaReport", "Store", "Tx", "open_store"]

@@ -1,0 +1,91 @@
+"""The storage boundary: the only thing domain code knows about the database.
+
+Domain code calls queries by name (``store.run("memory/active_by_keys", {...})``) and groups writes in
+``store.write(fn)``, where ``fn(tx)`` runs named queries on one transaction that commits as a whole
+(retried on transient errors, so ``fn`` must be safe to re-run). No Cypher strings outside ``cypher/``,
+no driver types outside ``store/``: rows come back as plain dicts of Python values.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+# Bump when cypher/schema changes; Brain.from_config refuses to run against an older schema.
+SCHEMA_VERSION = 1
+
+
+class Tx(Protocol):
+    """One open transaction: run named queries inside it."""
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
+
+
+@dataclass
+class SchemaReport:
+    version: int
+    statements: int
+    indexes: list[Row] = field(default_factory=list)
+
+
+@dataclass
+class CypherResult:
+    columns: list[str]
+    rows: list[Row]
+    truncated: bool = False
+
+
+class Store(ABC):
+    backend: str = "abstract"
+
+    @abstractmethod
+    def run(self, name: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> list[Row]:
+        """Run one named query in its own (retried) transaction."""
+
+    @abstractmethod
+    def write(self, fn: Callable[[Tx], T]) -> T:
+        """Run ``fn`` in one write transaction: all or nothing, retried on transient errors."""
+
+    @abstractmethod
+    def read(self, fn: Callable[[Tx], T]) -> T:
+        """Run ``fn`` in one read transaction."""
+
+    @abstractmethod
+    def cypher(
+        self,
+        text: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        write: bool = False,
+        row_cap: int = 1000,
+        timeout_s: float | None = None,
+    ) -> CypherResult:
+        """Run a user's own Cypher (read-only unless ``write``), capped and timed out."""
+
+    @abstractmethod
+    def ensure_schema(self, dimension: int) -> SchemaReport:
+        """Create constraints, indexes and the schema-version record; idempotent; waits for ONLINE."""
+
+    @abstractmethod
+    def schema_version(self) -> int | None:
+        """The schema version recorded in the database, or None when there is none."""
+
+    @abstractmethod
+    def index_status(self) -> list[Row]:
+        """Name, type, state and population of every index."""
+
+    @abstractmethod
+    def server_info(self) -> Row:
+        """Server name, version and edition."""
+
+    @abstractmethod
+    def ping(self) -> bool:
+        """True when the database answers."""
+
+    @abstractmethod
+    def close(self) -> None: ...

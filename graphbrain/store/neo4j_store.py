@@ -1,0 +1,208 @@
+"""The Neo4j implementation of the store boundary.
+
+Driver errors are mapped once, here: unreachable → StoreUnavailable, a write in a READ transaction →
+ReadOnlyViolation, anything else → StoreError. Managed transactions (``execute_read``/``execute_write``)
+retry transient errors with the driver's back-off; every transaction has a timeout.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase, unit_of_work
+from neo4j import exceptions as nx
+
+from graphbrain.config import Neo4jConfig
+from graphbrain.errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx
+from graphbrain.store.queries import QueryLibrary
+
+T = TypeVar("T")
+
+SCHEMA_FILES = ("schema/constraints", "schema/indexes")
+
+
+def plain(value: Any) -> Any:
+    """Driver values → plain Python (neo4j.time → datetime, nodes → dicts)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if hasattr(value, "to_native"):
+        return value.to_native()
+    if isinstance(value, neo4j.graph.Node):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, neo4j.graph.Relationship):
+        return {"type": value.type, **{k: plain(v) for k, v in value.items()}}
+    if isinstance(value, neo4j.graph.Path):
+        return [plain(n) for n in value.nodes]
+    return value
+
+
+def _map_error(e: Exception) -> StoreError:
+    if isinstance(e, (nx.ServiceUnavailable, nx.SessionExpired)):
+        return StoreUnavailable(f"Neo4j is unavailable: {e}")
+    if isinstance(e, nx.AuthError):
+        return StoreUnavailable(f"Neo4j refused the credentials (storage.neo4j.user/password): {e}")
+    if isinstance(e, nx.ClientError) and (
+        "write" in (e.code or "").lower() or "AccessMode" in (e.code or "") or "ForbiddenOnReadOnly" in str(e)
+    ):
+        return ReadOnlyViolation(
+            "this Cypher writes to the graph, but it ran in a read-only transaction; "
+            "use --write (admin only) to change the graph"
+        )
+    if isinstance(e, nx.Neo4jError):
+        return StoreError(f"{e.code}: {e.message}")
+    return StoreError(str(e))
+
+
+class _Tx:
+    def __init__(self, tx: neo4j.ManagedTransaction, queries: QueryLibrary) -> None:
+        self._tx = tx
+        self._queries = queries
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        result = self._tx.run(self._queries.get(name), dict(params or {}))  # type: ignore[arg-type]
+        return [plain(r.data()) for r in result]
+
+
+class Neo4jStore(Store):
+    backend = "neo4j"
+
+    def __init__(self, cfg: Neo4jConfig, queries: QueryLibrary | None = None) -> None:
+        self.cfg = cfg
+        self.queries = queries or QueryLibrary(backend="neo4j")
+        self._driver = GraphDatabase.driver(
+            cfg.uri,
+            auth=(cfg.user, cfg.password),
+            connection_timeout=cfg.connection_timeout_s,
+            connection_acquisition_timeout=cfg.connection_timeout_s,
+            max_transaction_retry_time=cfg.max_retry_time_s,
+            notifications_min_severity="OFF",
+        )
+
+    # ----------------------------------------------------------- transactions
+    def _session(self, access: str) -> neo4j.Session:
+        return self._driver.session(database=self.cfg.database, default_access_mode=access)
+
+    def _execute(self, fn: Callable[[Tx], T], write: bool) -> T:
+        timeout = self.cfg.query_timeout_s
+
+        @unit_of_work(timeout=timeout)
+        def work(tx: neo4j.ManagedTransaction) -> T:
+            return fn(_Tx(tx, self.queries))
+
+        try:
+            with self._session(neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS) as s:
+                return s.execute_write(work) if write else s.execute_read(work)
+        except StoreError:
+            raise
+        except (nx.DriverError, nx.Neo4jError) as e:
+            raise _map_error(e) from e
+
+    def write(self, fn: Callable[[Tx], T]) -> T:
+        return self._execute(fn, write=True)
+
+    def read(self, fn: Callable[[Tx], T]) -> T:
+        return self._execute(fn, write=False)
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> list[Row]:
+        return self._execute(lambda tx: tx.run(name, params), write=write)
+
+    def cypher(
+        self,
+        text: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        write: bool = False,
+        row_cap: int = 1000,
+        timeout_s: float | None = None,
+    ) -> CypherResult:
+        timeout = timeout_s or self.cfg.query_timeout_s
+
+        @unit_of_work(timeout=timeout)
+        def work(tx: neo4j.ManagedTransaction) -> CypherResult:
+            result = tx.run(text, dict(params or {}))  # type: ignore[arg-type]
+            columns = list(result.keys())
+            rows: list[Row] = []
+            truncated = False
+            for rec in result:
+                if len(rows) >= row_cap:
+                    truncated = True
+                    break
+                rows.append(plain(rec.data()))
+            result.consume()
+            return CypherResult(columns=columns, rows=rows, truncated=truncated)
+
+        try:
+            with self._session(neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS) as s:
+                return s.execute_write(work) if write else s.execute_read(work)
+        except (nx.DriverError, nx.Neo4jError) as e:
+            raise _map_error(e) from e
+
+    # ----------------------------------------------------------- schema
+    def ensure_schema(self, dimension: int) -> SchemaReport:
+        statements: list[str] = []
+        for name in SCHEMA_FILES:
+            statements += self.queries.statements(name, dimension=dimension)
+        try:
+            with self._session(neo4j.WRITE_ACCESS) as s:
+                for stmt in statements:
+                    s.run(stmt).consume()  # type: ignore[arg-type]
+        except (nx.DriverError, nx.Neo4jError) as e:
+            raise _map_error(e) from e
+        self._check_vector_dimensions(dimension)
+        self.run("schema/set_version", {"version": SCHEMA_VERSION, "dimension": dimension}, write=True)
+        self.wait_for_indexes()
+        return SchemaReport(version=SCHEMA_VERSION, statements=len(statements), indexes=self.index_status())
+
+    def _check_vector_dimensions(self, dimension: int) -> None:
+        for idx in self.index_status():
+            dim = idx.get("dimension")
+            if idx.get("type") == "VECTOR" and dim is not None and int(dim) != dimension:
+                raise SchemaError(
+                    f"vector index {idx['name']} has dimension {dim} but embedding.dimension is "
+                    f"{dimension}; drop it (graphbrain init --recreate-vector-indexes) or fix the config"
+                )
+
+    def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            states = self.index_status()
+            failed = [i["name"] for i in states if i.get("state") == "FAILED"]
+            if failed:
+                raise SchemaError(f"indexes failed to build: {', '.join(failed)}")
+            if all(i.get("state") == "ONLINE" for i in states):
+                return
+            if time.monotonic() > deadline:
+                pending = [i["name"] for i in states if i.get("state") != "ONLINE"]
+                raise SchemaError(f"indexes not ONLINE after {timeout_s:.0f}s: {', '.join(pending)}")
+            time.sleep(0.2)
+
+    def schema_version(self) -> int | None:
+        rows = self.run("schema/get_version")
+        return int(rows[0]["version"]) if rows else None
+
+    def index_status(self) -> list[Row]:
+        return self.run("schema/index_status")
+
+    def server_info(self) -> Row:
+        rows = self.run("schema/server_info")
+        return rows[0] if rows else {}
+
+    def ping(self) -> bool:
+        try:
+            self._driver.verify_connectivity()
+            return True
+        except (nx.DriverError, nx.Neo4jError):
+            return False
+
+    def drop_all_data(self) -> None:
+        """Delete every node (tests and `forget --all-namespaces`); schema stays."""
+        self.run("admin/drop_all_data", write=True)
+
+    def close(self) -> None:
+        self._driver.close()

@@ -1,0 +1,72 @@
+"""Schema against the real Neo4j: idempotent, every index ONLINE, cjk full-text works in both languages."""
+
+from __future__ import annotations
+
+from graphbrain import Brain
+from graphbrain.store.base import SCHEMA_VERSION
+
+EXPECTED_FULLTEXT = {"memory_text", "message_text", "chunk_text", "entity_names"}
+EXPECTED_VECTOR = {"memory_embedding", "message_embedding", "chunk_embedding"}
+
+
+def test_init_twice_is_safe(brain: Brain) -> None:
+    first = brain.init_schema()
+    second = brain.init_schema()
+    assert first.version == second.version == SCHEMA_VERSION
+    names = {i["name"] for i in second.indexes}
+    assert EXPECTED_FULLTEXT | EXPECTED_VECTOR <= names
+    assert all(i["state"] == "ONLINE" for i in second.indexes)
+    assert [i["name"] for i in first.indexes] == [i["name"] for i in second.indexes]
+    brain.check_schema()
+
+
+def test_indexes_configured(brain: Brain) -> None:
+    by_name = {i["name"]: i for i in brain.store.index_status()}
+    for name in EXPECTED_VECTOR:
+        assert by_name[name]["type"] == "VECTOR"
+        assert int(by_name[name]["dimension"]) == brain.config.embedding.dimension
+    for name in EXPECTED_FULLTEXT:
+        assert by_name[name]["type"] == "FULLTEXT"
+        assert by_name[name]["analyzer"] == "cjk"
+
+
+def test_every_id_has_a_uniqueness_constraint(brain: Brain) -> None:
+    rows = brain.store.cypher("SHOW CONSTRAINTS YIELD labelsOrTypes, properties, type").rows
+    unique = {(r["labelsOrTypes"][0], tuple(r["properties"])) for r in rows if "UNIQUE" in r["type"]}
+    for label in ("Session", "Turn", "Message", "ToolCall", "Ref", "Memory", "Entity", "Document",
+                  "Section", "Chunk", "Tag", "Topic", "Summary", "CommitTrace", "ContextTrace"):
+        assert (label, ("id",)) in unique, label
+
+
+def test_cjk_fulltext_mixed_languages(brain: Brain) -> None:
+    brain.store.cypher(
+        "UNWIND $rows AS r CREATE (:Memory {id: r.id, namespace: 'x', text: r.text})",
+        {"rows": [
+            {"id": "m1", "text": "我们决定使用向量索引来做语义检索"},
+            {"id": "m2", "text": "We decided to use the full-text index for exact recall"},
+            {"id": "m3", "text": "混合检索 uses RRF fusion 融合排序"},
+        ]},
+        write=True,
+    )
+    def hits(q: str) -> set[str]:
+        rows = brain.store.cypher(
+            "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node RETURN node.id AS id", {"q": q}
+        ).rows
+        return {r["id"] for r in rows}
+
+    assert hits("向量索引") == {"m1"}
+    assert hits("full-text") == {"m2"}
+    assert hits("RRF") == {"m3"}
+    assert hits("融合") == {"m3"}
+    assert "m2" in hits("decided")
+
+
+def test_from_config_reports_missing_schema(brain: Brain, neo4j_uri: str) -> None:
+    import pytest
+
+    from graphbrain.errors import SchemaError
+
+    brain.store.cypher("MATCH (v:SchemaVersion) DETACH DELETE v", write=True)
+    with pytest.raises(SchemaError, match="graphbrain init"):
+        Brain.from_config(None, overrides={"storage.neo4j.uri": neo4j_uri})
+    brain.init_schema()
