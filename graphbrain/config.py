@@ -43,12 +43,12 @@ class StorageConfig(_Model):
 
 # ---------------------------------------------------------------- embedding and nlp
 class EmbeddingConfig(_Model):
-    provider: Literal["fastembed", "hashing"] = "fastembed"
+    provider: Literal["use-multilingual", "fastembed", "hashing"] = "use-multilingual"
     # A fastembed model name (needs a model hub) or "local:<name>" for a model that ships in a package.
-    model: str = "local:all-minilm-l6-v2-int8"
+    model: str = "local:use-multilingual-int8"
     # Path to a local ONNX model directory; overrides the packaged default when set.
     model_path: str | None = None
-    dimension: int = Field(384, gt=0, le=8192)
+    dimension: int = Field(512, gt=0, le=8192)
     batch_size: int = Field(64, gt=0, le=4096)
 
 

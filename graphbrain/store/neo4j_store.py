@@ -65,7 +65,7 @@ class _Tx:
         self._queries = queries
 
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        result = self._tx.run(self._queries.get(name), dict(params or {}))  # type: ignore[arg-type]
+        result = self._tx.run(self._queries.get(name), dict(params or {}))
         return [plain(r.data()) for r in result]
 
 
@@ -125,7 +125,7 @@ class Neo4jStore(Store):
 
         @unit_of_work(timeout=timeout)
         def work(tx: neo4j.ManagedTransaction) -> CypherResult:
-            result = tx.run(text, dict(params or {}))  # type: ignore[arg-type]
+            result = tx.run(text, dict(params or {}))
             columns = list(result.keys())
             rows: list[Row] = []
             truncated = False
@@ -151,7 +151,7 @@ class Neo4jStore(Store):
         try:
             with self._session(neo4j.WRITE_ACCESS) as s:
                 for stmt in statements:
-                    s.run(stmt).consume()  # type: ignore[arg-type]
+                    s.run(stmt).consume()
         except (nx.DriverError, nx.Neo4jError) as e:
             raise _map_error(e) from e
         self._check_vector_dimensions(dimension)
