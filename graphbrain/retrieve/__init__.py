@@ -1,0 +1,1 @@
+"""Retrieval: the RetrievalPlan executor, one retriever per mode, and pure fuse/rerank/diversity/snippet steps."""
