@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from graphbrain.config import BrainConfig, load_config
+from graphbrain.contracts import CommitResult, ContextPackage, EvidencePack, RetrievalPlan
 from graphbrain.errors import SchemaError, StoreError
 from graphbrain.store import SCHEMA_VERSION, SchemaReport, Store, open_store
 
@@ -74,6 +75,46 @@ class Brain:
     @property
     def namespace(self) -> str:
         return self.config.namespace
+
+    def _ns(self, namespace: str | None) -> str:
+        return namespace or self.config.namespace
+
+    # ------------------------------------------------------------ the product
+    def commit_turn(self, session_id: str, turn_events: Any) -> CommitResult:
+        """Record a turn as truth and distil it into typed memory (one transaction)."""
+        from graphbrain.commit.pipeline import CommitPipeline
+
+        return CommitPipeline(self.config, self.store, lambda: self.embedder).commit(session_id, turn_events)
+
+    def retrieve(
+        self, plan: RetrievalPlan | dict[str, Any] | str, *, namespace: str | None = None
+    ) -> EvidencePack:
+        """Execute a RetrievalPlan over memory, turns and resources; returns an EvidencePack."""
+        from graphbrain.retrieve.executor import Executor
+
+        return Executor(self.config, self.store, lambda: self.embedder).retrieve(
+            plan, namespace=self._ns(namespace)
+        )
+
+    def compose_context(
+        self,
+        session_id: str,
+        user_message: str,
+        agent_state: dict[str, Any] | None = None,
+        *,
+        namespace: str | None = None,
+    ) -> ContextPackage:
+        """Plan, retrieve, fuse and compose the slot-ordered ContextPackage for the next model call."""
+        from graphbrain.compose.composer import Composer
+
+        return Composer(self).compose(session_id, user_message, agent_state, namespace=self._ns(namespace))
+
+    def ingest(self, source: Any, **options: Any) -> Any:
+        """Add a file, directory, URL, raw text or memory snapshot to the resource library."""
+        from graphbrain.resources.ingest import Ingestor
+
+        options.setdefault("namespace", self.config.namespace)
+        return Ingestor(self.config, self.store, lambda: self.embedder).ingest(source, **options)
 
     # ------------------------------------------------------------ lifecycle
     def close(self) -> None:

@@ -65,7 +65,10 @@ def resolve(
                 return Resolution("unchanged", None, None, False, "retraction names no active item")
             return Resolution("created", None, None, True, "correction written; nothing active to retract")
         return Resolution(
-            "retracted", "retracted", "RETRACTS", new_value is not None,
+            "retracted",
+            "retracted",
+            "RETRACTS",
+            new_value is not None,
             "user denied or corrected the fact" + ("; corrected fact written" if new_value else ""),
         )
     if new_value is None:

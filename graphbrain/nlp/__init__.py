@@ -1,0 +1,60 @@
+"""Language processing for graphbrain: rules plus spaCy (English) and jieba (Chinese), no LLM.
+
+Importing the package loads nothing; pipelines load on first use (see ``pipelines``).
+"""
+
+from graphbrain.nlp.pipelines import (
+    PipelineInfo,
+    get_pipeline,
+    parse,
+    pipeline_info,
+    set_default_config,
+)
+from graphbrain.nlp.text import (
+    EN_STOP_WORDS,
+    STOP_WORDS,
+    ZH_STOP_WORDS,
+    EntityCandidate,
+    EntityKind,
+    EntitySignal,
+    Language,
+    canonicalize,
+    content_tokens,
+    detect_language,
+    entity_candidates,
+    estimate_tokens,
+    has_cjk,
+    keywords,
+    light_stem,
+    normalize_url,
+    remember_spans,
+    structural_entities,
+    tokenize,
+)
+
+__all__ = [
+    "EN_STOP_WORDS",
+    "STOP_WORDS",
+    "ZH_STOP_WORDS",
+    "EntityCandidate",
+    "EntityKind",
+    "EntitySignal",
+    "Language",
+    "PipelineInfo",
+    "canonicalize",
+    "content_tokens",
+    "detect_language",
+    "entity_candidates",
+    "estimate_tokens",
+    "get_pipeline",
+    "has_cjk",
+    "keywords",
+    "light_stem",
+    "normalize_url",
+    "parse",
+    "pipeline_info",
+    "remember_spans",
+    "set_default_config",
+    "structural_entities",
+    "tokenize",
+]
