@@ -115,6 +115,15 @@ class FusionConfig(_Model):
     rrf_k: int = Field(60, ge=1)
 
 
+class RemoteExecutorConfig(_Model):
+    # A SmartRAG-compatible endpoint (POST RetrievalPlan → EvidencePack) for the resource side;
+    # null searches graphbrain's own library.
+    url: str | None = None
+    timeout_s: float = Field(10.0, gt=0, le=300)
+    # Name of the environment variable holding its bearer token (never the token itself).
+    token_env: str | None = None
+
+
 class RetrievalConfig(_Model):
     enable_resource_retrieval: Literal["auto", "always", "never"] | bool = "auto"
     top_k: int = Field(30, ge=1, le=1000)
@@ -125,6 +134,7 @@ class RetrievalConfig(_Model):
     fusion: FusionConfig = Field(default_factory=FusionConfig)
     rerank: RerankConfig = Field(default_factory=RerankConfig)
     relational_hops: int = Field(2, ge=1, le=4)
+    remote_executor: RemoteExecutorConfig = Field(default_factory=RemoteExecutorConfig)
 
 
 class CompositionDiversityConfig(_Model):

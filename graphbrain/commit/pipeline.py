@@ -180,8 +180,25 @@ class CommitPipeline:
             )
 
         result = self.store.write(work)
+        result.explain.refs = self._ingest_refs(rec)
         result.took_ms = round((time.perf_counter() - t0) * 1000, 2)
         return result
+
+    def _ingest_refs(self, rec: TurnRecord) -> list[dict[str, Any]]:
+        """Refs are always recorded (above); by policy the worthwhile ones also become resources.
+
+        This runs after the commit transaction: a slow or failing fetch never holds the turn back.
+        """
+        if not rec.refs:
+            return []
+        from graphbrain.resources.ingest import Ingestor
+        from graphbrain.resources.refs_ingest import ingest_turn_refs
+
+        ingestor = Ingestor(self.config, self.store, self._embedder_factory)
+        outcomes = ingest_turn_refs(
+            ingestor, rec.refs, namespace=rec.namespace, policy=self.config.policies.retention.ingest_refs
+        )
+        return [{"recorded": True, **o} for o in outcomes]
 
     # ------------------------------------------------------------------ extraction + gates
     def _extract(
@@ -463,6 +480,7 @@ class CommitPipeline:
                         "version": version,
                         "rule": c.reason,
                         "missing_embedding": vec is None,
+                    "task_status": c.value.get("status") if c.type == MemoryType.tasks else None,
                     },
                 }
             )

@@ -352,3 +352,19 @@ def test_concurrent_commits_same_session_and_key(brain: Brain) -> None:
         )
         == 5
     )
+
+
+def test_local_file_ref_becomes_a_resource(brain: Brain, tmp_path: Any) -> None:
+    doc = tmp_path / "design.md"
+    doc.write_text("# Storage\n\nWe store memory in Neo4j 5.26 with a cjk full-text index.\n", encoding="utf-8")
+    r = brain.commit_turn("s1", turn("t1", "Here is the design doc.", refs=[
+        {"type": "file", "uri": str(doc), "title": "design"},
+        {"type": "url", "uri": "https://example.com/elsewhere"},
+    ]))
+    by_type = {o["type"]: o for o in r.explain.refs}
+    assert by_type["file"]["ingested"] and by_type["file"]["document_id"]
+    assert not by_type["url"]["ingested"] and by_type["url"]["reason"]
+    linked = brain.store.cypher(
+        "MATCH (:Turn {namespace: $ns})-[:REFERENCES]->(r:Ref)-[:INGESTED_AS]->(d:Document) RETURN d.title AS t",
+        {"ns": brain.namespace}).rows
+    assert len(linked) == 1

@@ -1,0 +1,190 @@
+"""The seed corpus in the graph: documents, sections, chunks, offsets, pages, labels, indexes, re-ingest."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from graphbrain import Brain
+from graphbrain.ids import stable_id
+from graphbrain.resources import parse_file
+from graphbrain.resources.ingest import Ingestor, document_id_for, file_uri
+
+Cy = Callable[..., list[dict[str, Any]]]
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "docs"
+SEED_FILES = sorted(p.name for p in SEEDS.iterdir())
+
+
+def _ingest_seeds(ingestor: Ingestor, brain: Brain) -> Any:
+    return ingestor.ingest(SEEDS, namespace=brain.namespace, tags=["seed", "docs"], topics=["graphbrain"])
+
+
+def test_seed_corpus_documents_sections_chunks(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
+    result = _ingest_seeds(ingestor, brain)
+    assert result.kind == "directory"
+    assert result.counts == {"created": len(SEED_FILES), "updated": 0, "unchanged": 0, "failed": 0}
+    assert [d.source.rsplit("/", 1)[-1] for d in result.documents] == SEED_FILES  # sorted walk order
+
+    rows = cy("MATCH (d:Document {namespace: $ns}) RETURN count(d) AS n")
+    assert rows[0]["n"] == len(SEED_FILES)
+    for name in SEED_FILES:
+        parsed = parse_file(SEEDS / name)
+        doc_id = document_id_for(brain.namespace, file_uri(SEEDS / name))
+        doc = cy("MATCH (d:Document {id: $id}) RETURN d {.*} AS d", id=doc_id)[0]["d"]
+        assert doc["namespace"] == brain.namespace
+        assert doc["source_uri"] == file_uri(SEEDS / name) and doc["source_type"] == "file"
+        assert doc["content_hash"] == parsed.content_hash and doc["format"] == parsed.format
+        assert doc["title"] == parsed.title and doc["language"] == parsed.language
+        assert doc["section_count"] == len(parsed.sections) and doc["chunk_count"] == len(parsed.chunks)
+
+        sections = cy(
+            "MATCH (:Document {id: $id})-[:HAS_SECTION]->(s:Section) RETURN s {.*} AS s ORDER BY s.index",
+            id=doc_id,
+        )
+        assert [s["s"]["section_id"] for s in sections] == [s.section_id for s in parsed.sections]
+        assert [s["s"]["title"] for s in sections] == [s.title for s in parsed.sections]
+        for row, ps in zip(sections, parsed.sections, strict=True):
+            s = row["s"]
+            assert (s["offset_start"], s["offset_end"]) == (ps.offset_start, ps.offset_end)
+            assert s["text"] == parsed.text[s["offset_start"] : s["offset_end"]]
+            assert s["l0"] == ps.l0 and s["l1"] == ps.l1 and s["heading_path"] == ps.heading_path
+            assert s["document_id"] == doc_id and s["id"] == stable_id("sec", brain.namespace, doc_id, ps.section_id)
+
+        chunks = cy(
+            "MATCH (:Document {id: $id})-[:HAS_SECTION]->(s:Section)-[:HAS_CHUNK]->(c:Chunk) "
+            "RETURN c {.*} AS c, s.section_id AS sid ORDER BY c.chunk_index",
+            id=doc_id,
+        )
+        assert [c["c"]["chunk_index"] for c in chunks] == list(range(len(parsed.chunks)))
+        for row, pc in zip(chunks, parsed.chunks, strict=True):
+            c = row["c"]
+            # Offsets index the normalised document text; EvidencePack metadata uses them verbatim.
+            assert parsed.text[c["offset_start"] : c["offset_end"]] == c["text"] == pc.text
+            assert c["section_id"] == row["sid"] == parsed.sections[pc.section_index].section_id
+            assert c["section_title"] == pc.section_title and c["content_hash"] == pc.content_hash
+            assert c.get("page") == pc.page
+            # The document fields retrieval filters on, copied.
+            assert c["title"] == doc["title"] and c["source_uri"] == doc["source_uri"]
+            assert c["source_type"] == "file" and c["language"] == doc["language"]
+            assert c["updated_at"] == doc["updated_at"]
+            assert len(c["embedding"]) == brain.config.embedding.dimension
+
+
+def test_pdf_pages_and_section_titles(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
+    _ingest_seeds(ingestor, brain)
+    pdf = document_id_for(brain.namespace, file_uri(SEEDS / "api-guide.pdf"))
+    pages = cy(
+        "MATCH (c:Chunk {namespace: $ns, document_id: $id}) RETURN c.page AS page ORDER BY c.chunk_index",
+        id=pdf,
+    )
+    assert [r["page"] for r in pages] == [1, 2, 3]
+    sec_pages = cy("MATCH (:Document {id: $id})-[:HAS_SECTION]->(s) RETURN collect(s.page) AS p", id=pdf)
+    assert sorted(sec_pages[0]["p"]) == [1, 2, 3]
+    # Pages are for PDFs only.
+    md = document_id_for(brain.namespace, file_uri(SEEDS / "design-memory-store.md"))
+    assert cy("MATCH (c:Chunk {namespace: $ns, document_id: $id}) WHERE c.page IS NOT NULL RETURN c", id=md) == []
+
+    titles = cy("MATCH (:Document {id: $id})-[:HAS_SECTION]->(s) RETURN collect(s.title) AS t", id=md)[0]["t"]
+    assert {"Goals", "Storage engine", "Vector index", "Full-text index", "Fusion with RRF"} <= set(titles)
+    zh = document_id_for(brain.namespace, file_uri(SEEDS / "检索设计.md"))
+    zh_titles = cy("MATCH (:Document {id: $id})-[:HAS_SECTION]->(s) RETURN collect(s.title) AS t", id=zh)[0]["t"]
+    assert {"检索计划", "混合检索", "向量索引", "重排"} <= set(zh_titles)
+    zh_doc = cy("MATCH (d:Document {id: $id}) RETURN d.language AS l, d.title AS t", id=zh)[0]
+    assert zh_doc == {"l": "zh", "t": "检索设计"}
+
+
+def test_tags_and_topics(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
+    _ingest_seeds(ingestor, brain)
+    tags = cy("MATCH (t:Tag {namespace: $ns}) RETURN t.id AS id, t.name AS name ORDER BY name")
+    assert tags == [
+        {"id": stable_id("tag", brain.namespace, "docs"), "name": "docs"},
+        {"id": stable_id("tag", brain.namespace, "seed"), "name": "seed"},
+    ]
+    topics = cy("MATCH (t:Topic {namespace: $ns}) RETURN t.id AS id, t.name AS name")
+    assert topics == [{"id": stable_id("topic", brain.namespace, "graphbrain"), "name": "graphbrain"}]
+    edges = cy(
+        "MATCH (d:Document {namespace: $ns}) "
+        "RETURN d.id AS id, COUNT { (d)-[:TAGGED]->(:Tag) } AS tags, "
+        "COUNT { (d)-[:IN_TOPIC]->(:Topic) } AS topics"
+    )
+    assert len(edges) == len(SEED_FILES)
+    assert all(e["tags"] == 2 and e["topics"] == 1 for e in edges)
+
+
+def test_fulltext_in_both_languages_and_vector_search(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
+    _ingest_seeds(ingestor, brain)
+
+    def fulltext(q: str) -> list[str]:
+        rows = cy(
+            "CALL db.index.fulltext.queryNodes('chunk_text', $q) YIELD node, score "
+            "WHERE node.namespace = $ns RETURN node.source_uri AS uri",
+            q=q,
+        )
+        return [r["uri"].rsplit("/", 1)[-1] for r in rows]
+
+    assert "design-memory-store.md" in fulltext("pgvector")
+    assert "runbook.txt" in fulltext("escalation")
+    assert fulltext("向量索引")[0] in ("检索设计.md", "mixed-notes.md")
+    assert "检索设计.md" in fulltext("重排模型")
+    assert "mixed-notes.md" in fulltext("jieba")
+    # Section titles are indexed with the text.
+    assert "design-memory-store.md" in fulltext('"Fusion with RRF"')
+
+    vec = brain.embedder.embed_one("How are vector search and full-text results merged?")
+    hits = cy(
+        "CALL db.index.vector.queryNodes('chunk_embedding', 50, $v) YIELD node, score "
+        "WHERE node.namespace = $ns RETURN node.source_uri AS uri, node.text AS text, score",
+        v=vec,
+    )
+    assert hits, "the vector index finds the chunks"
+    assert any("RRF" in h["text"] or "融合" in h["text"] for h in hits[:5])
+    # Cross-lingual: a Chinese question finds an answer (the multilingual model aligns the languages).
+    zh = brain.embedder.embed_one("切块时在哪里断开？")
+    zh_hits = cy(
+        "CALL db.index.vector.queryNodes('chunk_embedding', 20, $v) YIELD node, score "
+        "WHERE node.namespace = $ns RETURN node.text AS text",
+        v=zh,
+    )
+    assert any("切" in h["text"] for h in zh_hits[:5])
+
+
+def test_reingest_unchanged_directory_is_a_noop(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
+    first = _ingest_seeds(ingestor, brain)
+    snapshot = "MATCH (n {namespace: $ns}) RETURN labels(n)[0] AS l, n.id AS id, n.updated_at AS at ORDER BY id"
+    before = cy(snapshot)
+    counts = cy("MATCH (n {namespace: $ns}) RETURN count(n) AS n")[0]["n"]
+
+    seen: list[tuple[int, int, int]] = []
+    again = ingestor.ingest(
+        SEEDS,
+        namespace=brain.namespace,
+        tags=["seed", "docs"],
+        topics=["graphbrain"],
+        progress=lambda done, total, chunks: seen.append((done, total, chunks)),
+    )
+    assert again.counts["unchanged"] == len(SEED_FILES) and again.chunks_written == 0
+    assert [d.document_id for d in again.documents] == [d.document_id for d in first.documents]
+    assert again.sections == first.sections and again.chunks == first.chunks
+    assert all(d.embed_ms == 0 and d.write_ms == 0 for d in again.documents)
+    assert cy(snapshot) == before  # same nodes, same ids, nothing rewritten (updated_at untouched)
+    assert cy("MATCH (n {namespace: $ns}) RETURN count(n) AS n")[0]["n"] == counts
+    # Progress: once before the first file, then after each, with the running chunk count.
+    assert seen[0] == (0, len(SEED_FILES), 0)
+    assert [s[0] for s in seen[1:]] == list(range(1, len(SEED_FILES) + 1))
+    assert seen[-1] == (len(SEED_FILES), len(SEED_FILES), first.chunks)
+
+    # Without tags given, a re-ingest keeps the document's labels (and is still a no-op).
+    plain = ingestor.ingest(SEEDS, namespace=brain.namespace)
+    assert plain.counts["unchanged"] == len(SEED_FILES)
+    assert cy("MATCH (:Document {namespace: $ns})-[r:TAGGED]->() RETURN count(r) AS n")[0]["n"] == 2 * len(SEED_FILES)
+
+
+def test_glob_filter_and_result_shape(brain: Brain, ingestor: Ingestor) -> None:
+    result = ingestor.ingest(SEEDS, namespace=brain.namespace, glob="*.md")
+    names = sorted(d.source.rsplit("/", 1)[-1] for d in result.documents)
+    assert names == sorted(n for n in SEED_FILES if n.endswith(".md"))
+    dumped = result.model_dump()
+    assert dumped["document_ids"] == result.document_ids and dumped["document_id"] == result.document_ids[0]
+    assert dumped["counts"]["created"] == len(names)
+    assert result.took_ms > 0 and result.embed_ms > 0
