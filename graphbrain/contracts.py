@@ -9,7 +9,7 @@ reports them through ``RetrievalPlan.unknown_fields()`` so the executor can name
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -48,7 +48,7 @@ def _aware(v: datetime | None) -> datetime | None:
 
 
 # ====================================================================== memory types
-class MemoryType(str, Enum):
+class MemoryType(StrEnum):
     profile = "profile"
     preferences = "preferences"
     goals = "goals"
@@ -261,7 +261,7 @@ class CommitResult(_Strict):
 
 
 # ====================================================================== RetrievalPlan
-class Mode(str, Enum):
+class Mode(StrEnum):
     exact = "exact"
     semantic = "semantic"
     hybrid = "hybrid"

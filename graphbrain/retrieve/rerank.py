@@ -315,9 +315,7 @@ class CrossEncoderReranker:
                 TextCrossEncoder.add_custom_model(
                     model=self.name, sources=ModelSource(hf=self.name), model_file=_find_onnx(model_dir)
                 )
-            self._model = TextCrossEncoder(
-                self.name, specific_model_path=str(model_dir), local_files_only=True
-            )
+            self._model = TextCrossEncoder(self.name, specific_model_path=str(model_dir), local_files_only=True)
 
     def rerank(
         self,
@@ -356,9 +354,7 @@ def get_reranker(model_name: str | None, model_path: str | None = None) -> tuple
     """
     if not model_name or model_name == BUILTIN:
         return FeatureReranker(), []
-    fallback = (
-        f"rerank model {model_name!r} is not available offline; the builtin feature reranker ran instead"
-    )
+    fallback = f"rerank model {model_name!r} is not available offline; the builtin feature reranker ran instead"
     if not model_path:
         return FeatureReranker(), [fallback]
     key = (model_name, model_path)

@@ -1,0 +1,325 @@
+"""relational: graph traversal from what the query names, ranked by personalised PageRank.
+
+1. **Seeds** (``retrieve/relational_seeds``): the entities the query names — by canonical name or alias
+   (``query_names``: entity candidates, keywords, tokens and token pairs of the text, canonicalised as
+   ``graphbrain.nlp`` does at commit time), and through the ``entity_names`` full-text index for what an
+   exact name cannot catch (Chinese phrases, partial names); memory items whose key the query spells
+   out; refs by URI or title; active tasks and decisions matched by text (``memory_text``). Name, key and
+   ref matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only).
+2. **Neighbourhood** (``retrieve/relational_expand``, one query per hop, all in one read transaction):
+   breadth-first over MENTIONS / RELATED_TO / DERIVED_FROM / SUPERSEDES / VERSION_OF / REFERENCES /
+   HAS_MESSAGE in either direction, ``policies.retrieval.relational_hops`` hops (``hints.hops`` per
+   query), every node checked to be in the namespace — a path never crosses into another tenant, even
+   through a same-named entity or a stray edge. Hubs are capped at ``FANOUT`` neighbours, the subgraph at
+   ``MAX_NODES``.
+3. **Rank**: the subgraph goes into networkx and personalised PageRank (``alpha`` 0.85) runs with the
+   seeds' weights as the teleport distribution, so what sits close to several strongly named seeds wins.
+   RELATED_TO edges weigh ``1 + ln(weight)`` (co-mention count), the rest 1.
+4. **Hits**: memory items (entities only when the ``types`` filter asks for them: otherwise they are the
+   connective tissue, not the evidence), messages and chunks, filtered by the plan's filters
+   (``retrieve/relational_<side>``), best first. Each carries ``Candidate.path``, the breadth-first path
+   from its seed, readable: ``["entity:project falcon", "RELATED_TO", "entity:neo4j", "MENTIONS",
+   "decision:graphbrain:storage"]``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from graphbrain.config import NlpConfig
+from graphbrain.contracts import Mode
+from graphbrain.nlp import canonicalize, entity_candidates, has_cjk, keywords, tokenize
+from graphbrain.retrieve.base import SIDE_FILE, SIDES, QueryJob, Retriever, lucene_query
+from graphbrain.retrieve.candidate import Side
+from graphbrain.retrieve.fuse import RankedList
+from graphbrain.store.base import Row, Tx
+
+PPR_ALPHA = 0.85
+FANOUT = 50  # neighbours per node and hop at most
+MAX_FRONTIER = 500  # nodes expanded per hop at most
+MAX_NODES = 5000  # subgraph size at most
+MAX_SEEDS = 20
+FTS_K = 50  # raw full-text hits asked per seed index (post-filtered by namespace)
+FTS_SEEDS = 5  # full-text seeds kept per index
+FTS_SEED_WEIGHT = 0.5  # a full-text seed weighs at most half an exact name match
+FTS_MIN_SHARE = 0.3  # ... and is kept only when it scores at least this share of the best hit
+MAX_WHOLE_QUERY_NAME = 80  # a short query may itself be a name ("Project Falcon")
+MAX_HOPS = 4
+
+# A memory key written out in the query: "task:graphbrain:schema" (CONTRACTS.md §2 prefixes).
+_KEY_RE = re.compile(r"\b(?:profile|pref|goal|task|decision|entity|event|case|pattern):[^\s,;，。；、]+")
+_FTS_VIAS = ("entity_names", "memory_text")
+
+
+# ---------------------------------------------------------------------------------------- seeds
+@dataclass(frozen=True)
+class SeedSpec:
+    """What to look for: canonical names, memory keys, URIs, and the escaped full-text query."""
+
+    names: list[str]
+    keys: list[str]
+    uris: list[str]
+    fts: str | None
+
+
+def query_names(text: str, extra: Sequence[str] = (), nlp: NlpConfig | None = None) -> SeedSpec:
+    """The names a query may be naming, in the canonical forms the commit pipeline stores.
+
+    Entity candidates (their canonical form and their name canonicalised as a topic), keywords, word
+    tokens and adjacent token pairs ("project falcon"; Chinese pairs joined: "猎鹰项目"), the whole
+    query when short, and ``extra`` names (``hints.entities``). Matching is by equality, so extra
+    candidates cost nothing but a longer ``IN`` list.
+    """
+    names: set[str] = set()
+    uris: set[str] = set()
+    for cand in entity_candidates(text, cfg=nlp):
+        names.add(cand.canonical)
+        names.add(canonicalize(cand.name, "topic"))
+        if cand.kind == "url":
+            uris.add(cand.canonical)
+    for kw in keywords(text, cfg=nlp):
+        names.add(canonicalize(kw, "topic"))
+    return _with_tokens(text, names, uris, extra)
+
+
+def _with_tokens(text: str, names: set[str], uris: set[str], extra: Sequence[str]) -> SeedSpec:
+    """The rule-based part of ``query_names`` (no spaCy): tokens, pairs, the whole query, extras, keys."""
+    tokens = tokenize(text)
+    names.update(tokens)
+    for a, b in zip(tokens, tokens[1:], strict=False):
+        names.add(a + b if has_cjk(a) and has_cjk(b) else f"{a} {b}")
+    whole = canonicalize(text, "topic")
+    if len(whole) <= MAX_WHOLE_QUERY_NAME:
+        names.add(whole)
+    for name in extra:
+        names.add(canonicalize(name, "topic"))
+        names.add(name.strip().casefold())
+    keys = sorted({m.group().rstrip(".:") for m in _KEY_RE.finditer(text)})
+    return SeedSpec(
+        names=sorted(n for n in names if n),
+        keys=keys,
+        uris=sorted(uris),
+        fts=lucene_query(text),
+    )
+
+
+def select_seeds(rows: Sequence[Row]) -> dict[str, tuple[float, Row]]:
+    """Seed element id -> (weight, row): the strongest way each node was named, ``MAX_SEEDS`` at most."""
+    best: dict[str, tuple[float, Row]] = {}
+
+    def offer(eid: str, weight: float, row: Row) -> None:
+        if eid not in best or weight > best[eid][0]:
+            best[eid] = (weight, row)
+
+    for row in rows:
+        if row["via"] not in _FTS_VIAS:
+            offer(row["eid"], float(row["weight"]), row)
+    for via in _FTS_VIAS:
+        hits = sorted((r for r in rows if r["via"] == via), key=lambda r: (-float(r["weight"]), str(r["id"])))[
+            :FTS_SEEDS
+        ]
+        top = float(hits[0]["weight"]) if hits else 0.0
+        for r in hits:
+            share = float(r["weight"]) / top if top > 0 else 0.0
+            if share >= FTS_MIN_SHARE:
+                offer(r["eid"], FTS_SEED_WEIGHT * share, r)
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], str(kv[1][1]["id"])))[:MAX_SEEDS]
+    return dict(ranked)
+
+
+# ---------------------------------------------------------------------------------------- subgraph
+@dataclass
+class Node:
+    eid: str
+    row: Row  # id, labels and the few properties that name the node
+    depth: int
+    parent: str | None = None  # element id of the node it was reached from (breadth-first tree)
+    rel: str | None = None  # the relationship type it was reached by
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.row.get("labels") or [])
+
+
+@dataclass
+class Subgraph:
+    seeds: dict[str, float] = field(default_factory=dict)  # element id -> teleport weight
+    nodes: dict[str, Node] = field(default_factory=dict)
+    # (element id, element id, relationship type), the pair sorted -> edge weight
+    edges: dict[tuple[str, str, str], float] = field(default_factory=dict)
+
+
+def edge_weight(rel: str, weight: float) -> float:
+    """RELATED_TO counts co-mentioned turns: more shared turns, a stronger but sub-linear tie."""
+    if rel == "RELATED_TO":
+        return 1.0 + math.log(max(1.0, weight))
+    return 1.0
+
+
+def node_label(row: Mapping[str, Any]) -> str:
+    """A readable name for a path step: ``entity:<canonical>``, a memory key, ``turn:<session>/<turn>``..."""
+    labels = set(row.get("labels") or [])
+    if "Entity" in labels:
+        return f"entity:{row.get('canonical') or row.get('name') or row['id']}"
+    if "Memory" in labels:
+        return str(row.get("key") or f"memory:{row['id']}")
+    if "Turn" in labels:
+        return f"turn:{row.get('session_id')}/{row.get('turn_id')}"
+    if "Message" in labels:
+        return f"message:{row.get('turn_id')}/{row.get('message_id')}"
+    if "Chunk" in labels:
+        return f"chunk:{row.get('document_id')}:{row.get('section_id')}:{row.get('chunk_index')}"
+    if "Ref" in labels:
+        return f"ref:{row.get('uri')}"
+    return f"node:{row['id']}"
+
+
+def explain_path(graph: Subgraph, eid: str) -> list[str]:
+    """The breadth-first path from the node's seed to the node, as alternating node / relationship names."""
+    steps: list[str] = []
+    node: Node | None = graph.nodes[eid]
+    while node is not None:
+        steps.append(node_label(node.row))
+        if node.parent is None:
+            break
+        steps.append(str(node.rel))
+        node = graph.nodes.get(node.parent)
+    return list(reversed(steps))
+
+
+def personalised_pagerank(graph: Subgraph) -> dict[str, float]:
+    """PageRank with the seeds as the teleport set; element id -> score (sums to 1).
+
+    The graph is built in a fixed order (nodes by id, edges sorted) so equal inputs give equal floats.
+    Should power iteration not converge, a plain decay by hop count (``0.5^depth``) ranks instead.
+    """
+    order = sorted(graph.nodes, key=lambda e: graph.nodes[e].id)
+    g: nx.Graph = nx.Graph()
+    g.add_nodes_from(order)
+    pair_weight: dict[tuple[str, str], float] = {}
+    for (u, v, _), w in sorted(graph.edges.items()):
+        pair_weight[(u, v)] = pair_weight.get((u, v), 0.0) + w
+    for (u, v), w in sorted(pair_weight.items()):
+        g.add_edge(u, v, weight=w)
+    try:
+        scores = nx.pagerank(
+            g, alpha=PPR_ALPHA, personalization=dict(graph.seeds), weight="weight", max_iter=200, tol=1e-10
+        )
+        return {str(k): float(v) for k, v in scores.items()}
+    except nx.PowerIterationFailedConvergence:
+        return {e: 0.5 ** graph.nodes[e].depth for e in graph.nodes}
+
+
+def side_of(node: Node, *, entities: bool) -> Side | None:
+    labels = set(node.labels)
+    if "Message" in labels:
+        return "turn"
+    if "Chunk" in labels:
+        return "resource"
+    if "Memory" in labels and ("Entity" not in labels or entities):
+        return "memory"
+    return None
+
+
+# ---------------------------------------------------------------------------------------- retriever
+class RelationalRetriever(Retriever):
+    mode = Mode.relational
+
+    def search(self, job: QueryJob) -> list[RankedList]:
+        extra = job.hints.get("entities")
+        names = [str(e) for e in extra] if isinstance(extra, list) else []
+        try:
+            spec = query_names(job.text, names, self.ctx.nlp)
+        except Exception as e:  # a missing spaCy model must not take relational search down with it
+            self.ctx.warnings.append(
+                f"queries[{job.index}] (relational): entity detection failed ({type(e).__name__}: {e}); "
+                "seeded from the query's words only"
+            )
+            spec = _with_tokens(job.text, set(), set(), names)
+        graph = self.ctx.store.read(lambda tx: self.traverse(tx, spec, self.hops(job)))
+        if not graph.seeds:
+            self.ctx.warnings.append(
+                f"queries[{job.index}] (relational): the query names no entity, task, decision or ref "
+                "of this namespace; there was nothing to traverse from"
+            )
+            return [self.ranked_list(job, side, []) for side in job.sides]
+        scores = personalised_pagerank(graph)
+        memory_types = job.params.get("memory", {}).get("types") or []
+        wanted: dict[Side, list[Node]] = {side: [] for side in SIDES}
+        for node in graph.nodes.values():
+            side = side_of(node, entities="entities" in memory_types)
+            if side in job.sides:
+                wanted[side].append(node)
+        by_id = {node.id: node for node in graph.nodes.values()}
+
+        def filter_sides(tx: Tx) -> list[RankedList]:
+            out = []
+            for side in job.sides:
+                nodes = sorted(wanted[side], key=lambda n: (-scores[n.eid], n.id))
+                params = {**job.params[side], "ids": [n.id for n in nodes]}
+                rows = tx.run(f"retrieve/relational_{SIDE_FILE[side]}", params) if nodes else []
+                hits = sorted(
+                    ({**r, "score": scores[by_id[str(r["id"])].eid]} for r in rows),
+                    key=lambda r: (-float(r["score"]), str(r["id"])),
+                )[: job.limit]
+                paths = {str(r["id"]): explain_path(graph, by_id[str(r["id"])].eid) for r in hits}
+                out.append(self.ranked_list(job, side, hits, paths=paths))
+            return out
+
+        return self.ctx.store.read(filter_sides)
+
+    def hops(self, job: QueryJob) -> int:
+        hinted = job.hints.get("hops")
+        if isinstance(hinted, int) and not isinstance(hinted, bool):
+            return max(1, min(MAX_HOPS, hinted))
+        return self.ctx.config.relational_hops
+
+    def traverse(self, tx: Tx, spec: SeedSpec, hops: int) -> Subgraph:
+        """Seeds, then ``hops`` breadth-first hops, in one transaction (element ids stay valid in it)."""
+        graph = Subgraph()
+        rows = tx.run(
+            "retrieve/relational_seeds",
+            {
+                "namespace": self.ctx.namespace,
+                "names": spec.names,
+                "keys": spec.keys,
+                "uris": spec.uris,
+                "fts": spec.fts,
+                "fts_k": FTS_K,
+            },
+        )
+        for eid, (weight, row) in select_seeds(rows).items():
+            graph.seeds[eid] = weight
+            graph.nodes[eid] = Node(eid=eid, row=row, depth=0)
+        frontier = sorted(graph.seeds, key=lambda e: (-graph.seeds[e], graph.nodes[e].id))
+        for hop in range(1, hops + 1):
+            if not frontier:
+                break
+            expanded = tx.run(
+                "retrieve/relational_expand",
+                {"namespace": self.ctx.namespace, "frontier": frontier, "fanout": FANOUT},
+            )
+            position = {eid: i for i, eid in enumerate(frontier)}
+            expanded.sort(key=lambda r: (position[r["src"]], r["rel"], str(r["id"])))
+            discovered: list[str] = []
+            for r in expanded:
+                src, dst, rel = r["src"], r["dst"], r["rel"]
+                if dst not in graph.nodes:
+                    if len(graph.nodes) >= MAX_NODES:
+                        continue
+                    graph.nodes[dst] = Node(eid=dst, row=r, depth=hop, parent=src, rel=rel)
+                    discovered.append(dst)
+                u, v = sorted((src, dst))
+                graph.edges[(u, v, rel)] = edge_weight(rel, float(r["weight"]))
+            frontier = discovered[:MAX_FRONTIER]
+        return graph
