@@ -1,0 +1,401 @@
+"""compose_context: load → plan → retrieve (both sides) → cross-source rerank → budget → trace.
+
+load      core memory (system blocks), working summary, recent turns, aliases, known sources
+plan      Planner (rules): intent, resource trigger, expansion, filters → two RetrievalPlans
+retrieve  the executor for the memory side; the executor or a remote SmartRAG for resources
+fuse      one rerank over memory + resource evidence so scores compare; dedup (seed §3.4)
+compose   compose_slots: fixed slot order, per-slot caps, diversity, coverage, token limit
+trace     plan, evidence chosen and dropped, budget figures — stored by context_id
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from graphbrain.commit.pipeline import validate_session_id
+from graphbrain.compose.budget import EvidenceDraft, compose_slots
+from graphbrain.compose.plan import Planner, core_terms, expansion_query_indexes, mentions_core
+from graphbrain.compose.tokens import get_counter
+from graphbrain.contracts import (
+    MAX_MESSAGE_CHARS,
+    Block,
+    BlockSource,
+    ChatTurn,
+    ContextDebug,
+    ContextPackage,
+    Evidence,
+    EvidencePack,
+    EvidenceProvenance,
+    EvidenceRef,
+    RetrievalPlan,
+    Signals,
+    utcnow,
+)
+from graphbrain.errors import InputError
+from graphbrain.ids import new_id, stable_id
+from graphbrain.nlp import entity_candidates
+from graphbrain.retrieve.candidate import Candidate
+from graphbrain.retrieve.rerank import FeatureReranker
+
+if TYPE_CHECKING:
+    from graphbrain.brain import Brain
+
+CORE_PER_TYPE = 6
+BLOCK_TITLES = {
+    "profile": ("core_profile", "About the user"),
+    "preferences": ("preferences", "Preferences"),
+    "goals": ("goals", "Goals"),
+    "tasks": ("tasks", "Open tasks"),
+    "decisions": ("decisions", "Recent decisions"),
+}
+FORMAT_BLOCK = (
+    "Evidence items are labelled [E1], [E2], … with their source. Cite the label when you use one; "
+    "say so when the evidence does not answer the question."
+)
+
+
+def _readable(text: str) -> str:
+    """ "[type:key] readable" → "readable (key)": the key stays citable, the bracket noise goes."""
+    if text.startswith("[") and "] " in text:
+        head, _, rest = text.partition("] ")
+        return f"{rest} ({head[1:].split(':', 1)[-1]})"
+    return text
+
+
+class Composer:
+    def __init__(self, brain: Brain) -> None:
+        self.brain = brain
+        self.config = brain.config
+        self.store = brain.store
+
+    def compose(
+        self,
+        session_id: str,
+        user_message: str,
+        agent_state: dict[str, Any] | None = None,
+        *,
+        namespace: str,
+        now: datetime | None = None,
+        store_trace: bool | None = None,
+    ) -> ContextPackage:
+        t_start = time.perf_counter()
+        timings: dict[str, float] = {}
+        session_id = validate_session_id(session_id)
+        if not isinstance(user_message, str) or not user_message.strip():
+            raise InputError("user_message: must be a non-empty string", [{"field": "user_message", "reason": "empty"}])
+        if len(user_message) > MAX_MESSAGE_CHARS or "\x00" in user_message:
+            raise InputError(
+                f"user_message: at most {MAX_MESSAGE_CHARS} characters, no NUL",
+                [{"field": "user_message", "reason": "too long or NUL"}],
+            )
+        if agent_state is not None and not isinstance(agent_state, dict):
+            raise InputError("agent_state: must be an object", [{"field": "agent_state", "reason": "not an object"}])
+        agent_state = agent_state or {}
+        now = now or utcnow()
+        comp = self.config.policies.composition
+        context_id = new_id("ctx")
+        session_node_id = stable_id("ses", namespace, session_id)
+
+        # ---------------------------------------------------------------- load
+        t = time.perf_counter()
+        loaded = self.store.read(
+            lambda tx: {
+                "core": tx.run("compose/core_memory", {"namespace": namespace, "per_type": CORE_PER_TYPE}),
+                "summary": tx.run("compose/working_summary", {"session_node_id": session_node_id}),
+                "recent": tx.run(
+                    "compose/recent_turns", {"session_node_id": session_node_id, "n": max(comp.recent_turns_max, 1)}
+                ),
+                "sources": tx.run("compose/known_sources", {"namespace": namespace}),
+                "aliases": tx.run("compose/aliases", {"namespace": namespace, "names": self._names(user_message)}),
+            }
+        )
+        system_blocks = self._system_blocks(loaded["core"])
+        summary_row = loaded["summary"][0] if loaded["summary"] else {}
+        working_summary = summary_row.get("text") or ""
+        recent_turns = [
+            ChatTurn(role=r["role"], content=r["content"] or "", turn_id=r["turn_id"])
+            for r in loaded["recent"]
+            if r["role"] in ("user", "assistant", "tool")
+        ]
+        sources = loaded["sources"][0] if loaded["sources"] else {"refs": [], "documents": []}
+        aliases = {r["name"]: [a for a in r["aliases"] if a != r["name"]] for r in loaded["aliases"]}
+        timings["load"] = _ms(t)
+
+        # ---------------------------------------------------------------- plan
+        t = time.perf_counter()
+        planner = Planner(self.config.policies.retrieval, comp, trace=self.config.policies.observability.trace)
+        recent_text = [ct.content for ct in recent_turns if ct.role in ("user", "assistant")]
+        refs_in_memory = [str(r.get("title") or r.get("uri")) for r in sources["refs"]] + [
+            str(r.get("uri")) for r in sources["refs"]
+        ]
+        known = [
+            {"uri": d.get("uri"), "title": d.get("title"), "document_id": d.get("document_id")}
+            for d in sources["documents"]
+        ]
+        planned = planner.plan(
+            user_message,
+            agent_state,
+            now=now,
+            recent_turns_text=recent_text,
+            aliases=aliases,
+            refs_in_memory=refs_in_memory,
+            known_sources=known,
+            request_id=context_id,
+            session_id=session_id,
+        )
+        timings["plan"] = _ms(t)
+
+        # ---------------------------------------------------------------- retrieve
+        t = time.perf_counter()
+        warnings: list[str] = []
+        memory_pack = self.brain.retrieve(planned.memory_plan, namespace=namespace)
+        resource_pack: EvidencePack | None = None
+        if planned.resource_plan is not None:
+            resource_pack = self._resources(planned.resource_plan, namespace)
+        timings["retrieve"] = _ms(t)
+        for pack in (memory_pack, resource_pack):
+            if pack is not None:
+                warnings += pack.warnings
+
+        # ---------------------------------------------------------------- fuse (cross-source rerank)
+        t = time.perf_counter()
+        terms = planned.core_terms or core_terms(user_message)
+        drafts = self._fuse(
+            user_message, terms, planned.memory_plan, memory_pack, planned.resource_plan, resource_pack, now
+        )
+        timings["fuse"] = _ms(t)
+
+        # ---------------------------------------------------------------- compose
+        t = time.perf_counter()
+        developer_blocks = [Block(type="format", text=FORMAT_BLOCK)]
+        for extra in agent_state.get("developer_blocks") or []:
+            if isinstance(extra, str) and extra.strip():
+                developer_blocks.append(Block(type="other", text=extra))
+        counter = get_counter(comp.tokenizer)
+        composed = compose_slots(
+            system_blocks=system_blocks,
+            developer_blocks=developer_blocks,
+            working_summary=working_summary,
+            recent_turns=recent_turns,
+            evidence=drafts,
+            user_message=user_message,
+            cfg=comp,
+            counter=counter,
+        )
+        timings["compose"] = _ms(t)
+
+        plans = [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in planned.plans()]
+        ignored = sorted({f for pack in (memory_pack, resource_pack) if pack for f in pack.explain.ignored_fields})
+        package = ContextPackage(
+            context_id=context_id,
+            session_id=session_id,
+            namespace=namespace,
+            created_at=now,
+            **composed.slots(),
+            debug=ContextDebug(
+                planner=planned.debug(),
+                why_selected=composed.why_selected,
+                ignored=ignored,
+                dropped=composed.dropped,
+                timings_ms=timings,
+                plans=plans,
+                warnings=warnings + composed.warnings,
+            ),
+        )
+        timings["total"] = _ms(t_start)
+        self._trace(package, agent_state, namespace, store_trace)
+        timings["trace"] = round(_ms(t_start) - timings["total"], 3)
+        return package
+
+    # ------------------------------------------------------------------ helpers
+    def _names(self, message: str) -> list[str]:
+        names = {c.canonical for c in entity_candidates(message, cfg=self.config.nlp)}
+        names |= {w.casefold() for w in message.split() if len(w) > 2}
+        return sorted(names)[:64]
+
+    def _system_blocks(self, rows: list[dict[str, Any]]) -> list[Block]:
+        by_type: dict[str, list[dict[str, Any]]] = {}
+        for r in rows:
+            by_type.setdefault(r["type"], []).append(r)
+        blocks: list[Block] = []
+        for mtype, (block_type, title) in BLOCK_TITLES.items():
+            items = by_type.get(mtype)
+            if not items:
+                continue
+            lines = "\n".join(f"- {_readable(i['text'] or '')}" for i in items)
+            newest = max(items, key=lambda i: i["updated_at"])
+            blocks.append(
+                Block(
+                    type=block_type,
+                    text=f"{title}:\n{lines}",
+                    updated_at=newest["updated_at"],
+                    source=BlockSource(turn_id=newest.get("source_turn_id"), memory_item_id=newest["id"]),
+                )
+            )
+        return blocks
+
+    def _resources(self, plan: RetrievalPlan, namespace: str) -> EvidencePack:
+        remote = self.config.policies.retrieval.remote_executor
+        if remote.url:
+            from graphbrain.retrieve.remote import RemoteExecutor
+
+            token = os.environ.get(remote.token_env) if remote.token_env else None
+            return RemoteExecutor(remote.url, timeout_s=remote.timeout_s, token=token).retrieve(plan)
+        return self.brain.retrieve(plan, namespace=namespace)
+
+    def _fuse(
+        self,
+        message: str,
+        terms: list[str],
+        memory_plan: RetrievalPlan,
+        memory_pack: EvidencePack,
+        resource_plan: RetrievalPlan | None,
+        resource_pack: EvidencePack | None,
+        now: datetime,
+    ) -> list[EvidenceDraft]:
+        """One rerank over both sides so scores compare (seed §3.4); dedup by the seed's keys."""
+        pairs: list[tuple[Evidence, str, set[int]]] = []
+        for ev in memory_pack.evidences:
+            pairs.append((ev, "memory", expansion_query_indexes(memory_plan)))
+        if resource_pack is not None and resource_plan is not None:
+            for ev in resource_pack.evidences:
+                pairs.append((ev, "resource", expansion_query_indexes(resource_plan)))
+        seen: dict[str, tuple[Evidence, str, set[int]]] = {}
+        for ev, side, exp in pairs:
+            key = _dedup_key(ev)
+            if key not in seen or ev.score > seen[key][0].score:
+                seen[key] = (ev, side, exp)
+        cands: list[Candidate] = []
+        by_id: dict[str, tuple[Evidence, str, set[int]]] = {}
+        for ev, side, exp in seen.values():
+            c = Candidate(
+                id=ev.id,
+                side="resource" if side == "resource" else ("memory" if ev.ref.get("memory_item_id") else "turn"),
+                text=ev.snippet,
+                mode=ev.provenance.mode,
+                query_index=ev.provenance.query_index,
+                query_text=ev.provenance.query_text,
+                title=ev.title,
+                source_uri=ev.source_uri,
+                source_type=ev.source_type,
+                document_id=ev.document_id,
+                section_id=ev.section_id,
+                status=ev.ref.get("status") or "active",
+                at=_parse_at(ev.ref.get("at")),
+                entities=list(ev.ref.get("entities") or []),
+            )
+            c.score = ev.score
+            cands.append(c)
+            by_id[ev.id] = (ev, side, exp)
+        ranked = FeatureReranker().rerank(message, cands, top_n=len(cands), query_entities=terms, now=now)
+        drafts: list[EvidenceDraft] = []
+        for c in ranked:
+            ev, side, exp = by_id[c.id]
+            signals = ev.signals.model_copy(update={"rerank_score": round(c.score, 6)})
+            drafts.append(
+                EvidenceDraft(
+                    id=ev.id,
+                    source="resource" if side == "resource" else "memory",
+                    snippet=ev.snippet,
+                    score=round(c.score, 6),
+                    source_uri=ev.source_uri,
+                    mode=ev.provenance.mode,
+                    title=ev.title,
+                    document_id=ev.document_id,
+                    covers_core=mentions_core(" ".join(filter(None, [ev.title, ev.snippet])), terms),
+                    expansion_only=ev.provenance.query_index in exp,
+                    signals=Signals.model_validate(signals.model_dump()),
+                    provenance=EvidenceProvenance(
+                        request_id=(memory_pack if side == "memory" else resource_pack or memory_pack).request_id,
+                        plan_version="0.1",
+                        retrieved_at=ev.provenance.retrieved_at,
+                        query_text=ev.provenance.query_text,
+                        path=ev.provenance.path,
+                    ),
+                    ref=EvidenceRef(
+                        document_id=ev.document_id,
+                        section_id=ev.section_id,
+                        turn_id=ev.ref.get("turn_id"),
+                        message_id=ev.ref.get("message_id"),
+                        memory_item_id=ev.ref.get("memory_item_id"),
+                    ),
+                    payload=ev,
+                )
+            )
+        return drafts
+
+    def _trace(
+        self, package: ContextPackage, agent_state: dict[str, Any], namespace: str, store_trace: bool | None
+    ) -> None:
+        obs = self.config.policies.observability
+        if store_trace is False or not obs.trace:
+            return
+        if obs.trace_sample < 1.0 and random.random() >= obs.trace_sample:
+            return
+        request = {
+            "session_id": package.session_id,
+            "user_message": package.user_message.content,
+            "agent_state": agent_state,
+            "namespace": namespace,
+        }
+        trace = {
+            "evidence": [
+                {
+                    "id": e.id,
+                    "label": e.label,
+                    "score": e.score,
+                    "source": e.source,
+                    "source_uri": e.source_uri,
+                    "mode": e.mode.value,
+                }
+                for e in package.evidence
+            ],
+            "dropped": package.debug.dropped,
+            "token_budget": package.constraints.token_budget.model_dump(),
+            "ignored_fields": package.debug.ignored,
+            "planner": package.debug.planner,
+            "timings_ms": package.debug.timings_ms,
+        }
+        self.store.run(
+            "compose/write_context_trace",
+            {
+                "context_id": package.context_id,
+                "namespace": namespace,
+                "session_id": package.session_id,
+                "created_at": package.created_at,
+                "fingerprint": self.config.fingerprint(),
+                "request": json.dumps(request, ensure_ascii=False, default=str),
+                "plans": json.dumps(package.debug.plans, ensure_ascii=False, default=str) if obs.store_plans else None,
+                "package": package.model_dump_json() if obs.store_contexts else None,
+                "trace": json.dumps(trace, ensure_ascii=False, default=str),
+            },
+            write=True,
+        )
+
+
+def _dedup_key(ev: Evidence) -> str:
+    if ev.document_id:
+        return f"res:{ev.document_id}:{ev.section_id}:{ev.metadata.chunk_index}"
+    if ev.ref.get("memory_item_id"):
+        return f"mem:{ev.ref['memory_item_id']}"
+    return f"turn:{ev.ref.get('turn_id')}:{ev.ref.get('message_id')}"
+
+
+def _parse_at(v: Any) -> datetime | None:
+    if isinstance(v, datetime):
+        return v
+    if isinstance(v, str):
+        try:
+            return datetime.fromisoformat(v)
+        except ValueError:
+            return None
+    return None
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 3)
