@@ -6,7 +6,9 @@ CREATE (t:Turn {id: $turn.id, namespace: $namespace, session_id: $session_id, tu
 CREATE (s)-[:HAS_TURN]->(t)
 WITH s, t
 CALL (s, t) {
-  OPTIONAL MATCH (s)-[:HAS_TURN]->(prev:Turn {seq: t.seq - 1})
+  // the previous turn through the (namespace, session_id, seq) index, not by walking every turn
+  OPTIONAL MATCH (prev:Turn)
+  WHERE prev.namespace = t.namespace AND prev.session_id = t.session_id AND prev.seq = t.seq - 1
   FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(t))
 }
 CALL (t) {

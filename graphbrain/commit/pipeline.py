@@ -68,9 +68,7 @@ def _loads(s: str | None) -> dict[str, Any]:
 
 def validate_session_id(session_id: Any) -> str:
     if not isinstance(session_id, str) or not session_id.strip():
-        raise InputError(
-            "session_id: must be a non-empty string", [{"field": "session_id", "reason": "empty"}]
-        )
+        raise InputError("session_id: must be a non-empty string", [{"field": "session_id", "reason": "empty"}])
     if len(session_id) > 256 or any(ord(c) < 32 for c in session_id):
         raise InputError(
             "session_id: at most 256 printable characters",
@@ -119,21 +117,32 @@ class CommitPipeline:
         turn_id = ev.turn_id or uuid.uuid4().hex
         rec = build_turn(ns, session_id, turn_id, at, ev)
 
-        dup = self.store.run("commit/turn_exists", {"turn_node_id": rec.turn_node_id})
-        if dup:
-            return self._duplicate(rec, dup[0])
+        # Entity candidates need no database; collect them first so one read transaction can fetch
+        # everything the gates and extraction need (duplicate check, session state, active items,
+        # known entities) in a single round of queries.
+        found, signals = self._entity_candidates(rec)
+        window = self.config.policies.retention.entity_gate.window_turns
 
-        state_rows = self.store.run(
-            "commit/session_state",
-            {
-                "session_node_id": rec.session_node_id,
-                "window": self.config.policies.retention.entity_gate.window_turns,
-            },
-        )
-        state = state_rows[0] if state_rows else {}
-        context_rows = self.store.run(
-            "commit/context_items", {"namespace": ns, "types": CONTEXT_TYPES, "limit": CONTEXT_LIMIT}
-        )
+        def pre_read(tx: Tx) -> dict[str, list[dict[str, Any]]]:
+            dup = tx.run("commit/turn_exists", {"turn_node_id": rec.turn_node_id})
+            if dup:
+                return {"dup": dup}
+            return {
+                "dup": [],
+                "state": tx.run("commit/session_state", {"session_node_id": rec.session_node_id, "window": window}),
+                "context": tx.run(
+                    "commit/context_items", {"namespace": ns, "types": CONTEXT_TYPES, "limit": CONTEXT_LIMIT}
+                ),
+                "entities": tx.run("commit/existing_entities", {"namespace": ns, "canonicals": sorted(found)})
+                if found
+                else [],
+            }
+
+        pre = self.store.read(pre_read)
+        if pre["dup"]:
+            return self._duplicate(rec, pre["dup"][0])
+        state = pre["state"][0] if pre["state"] else {}
+        context_rows = pre["context"]
         project = ev.metadata.get("project") if isinstance(ev.metadata.get("project"), str) else None
         context = ExtractionContext(
             # oldest first: the last one is what a bare "no, that's wrong" refers to
@@ -146,7 +155,7 @@ class CommitPipeline:
 
         explain = CommitExplain()
         planned = self._extract(rec, ev, context, explain)
-        entities, all_entity_keys = self._entities(rec, planned, state, explain)
+        entities, all_entity_keys = self._gate_entities(rec, found, signals, pre["entities"], planned, state, explain)
 
         # One model call per commit: messages, memory items and new entities together.
         warnings: list[str] = []
@@ -210,9 +219,7 @@ class CommitPipeline:
                 continue
             utterance = classify_utterance(m.content)
             cands = extract(m.content, m.role, context=context)
-            kept, dropped = gate(
-                cands, role=m.role, utterance_class=utterance, cfg=self.config.policies.retention
-            )
+            kept, dropped = gate(cands, role=m.role, utterance_class=utterance, cfg=self.config.policies.retention)
             for c, reason in dropped:
                 explain.retention.append(
                     RetentionDecision(type=c.type.value, key=c.key, text=c.text, kept=False, reason=reason)
@@ -255,14 +262,9 @@ class CommitPipeline:
             )
         return planned
 
-    def _entities(
-        self, rec: TurnRecord, planned: list[_Planned], state: dict[str, Any], explain: CommitExplain
-    ) -> tuple[list[_EntityPlan], list[str]]:
-        gcfg = self.config.policies.retention.entity_gate
+    def _entity_candidates(self, rec: TurnRecord) -> tuple[dict[str, _EntityPlan], dict[str, set[str]]]:
+        """Every entity candidate of the turn (messages and refs), by canonical name, with its signals."""
         found: dict[str, _EntityPlan] = {}
-        structural_text = " ".join(
-            p.cand.text for p in planned if p.cand.type in (MemoryType.tasks, MemoryType.decisions)
-        )
         per_key_signals: dict[str, set[str]] = {}  # by canonical name
         # Keyed by canonical name: one real thing is one node even when NER gives it another kind
         # in another sentence (the first kind seen names the key).
@@ -285,9 +287,7 @@ class CommitPipeline:
                     )
                     found[ec.canonical] = plan
                 plan.count += 1
-                plan.mentions.append(
-                    {"message_node_id": m["id"], "start": ec.start, "end": ec.end, "text": ec.name}
-                )
+                plan.mentions.append({"message_node_id": m["id"], "start": ec.start, "end": ec.end, "text": ec.name})
                 per_key_signals.setdefault(ec.canonical, set()).add(ec.signal)
         for ref in rec.refs:
             # Refs are structural: a URL or file named in a turn is an entity on first sight.
@@ -306,12 +306,26 @@ class CommitPipeline:
                     message_id=None,
                 )
             per_key_signals.setdefault(canonical, set()).add("ref")
+        return found, per_key_signals
+
+    def _gate_entities(
+        self,
+        rec: TurnRecord,
+        found: dict[str, _EntityPlan],
+        per_key_signals: dict[str, set[str]],
+        existing_rows: list[dict[str, Any]],
+        planned: list[_Planned],
+        state: dict[str, Any],
+        explain: CommitExplain,
+    ) -> tuple[list[_EntityPlan], list[str]]:
+        """The entity gate (seed §1.3): known entities pass; new ones need frequency or a structural signal."""
+        gcfg = self.config.policies.retention.entity_gate
+        structural_text = " ".join(
+            p.cand.text for p in planned if p.cand.type in (MemoryType.tasks, MemoryType.decisions)
+        )
         all_keys = sorted(found)
         if not found:
             return [], all_keys
-        existing_rows = self.store.run(
-            "commit/existing_entities", {"namespace": rec.namespace, "canonicals": all_keys}
-        )
         existing = set()
         for row in existing_rows:
             plan = found[row["canonical"]]
@@ -381,9 +395,7 @@ class CommitPipeline:
         )[0]
         seq = int(lock["seq"])
 
-        keys = sorted(
-            {p.cand.key for p in planned} | {p.cand.retracts_key for p in planned if p.cand.retracts_key}
-        )
+        keys = sorted({p.cand.key for p in planned} | {p.cand.retracts_key for p in planned if p.cand.retracts_key})
         active: dict[str, dict[str, Any]] = {}
         if keys:
             rows = tx.run(
@@ -473,14 +485,12 @@ class CommitPipeline:
                         "source": c.source,
                         "source_session_id": rec.session_id,
                         "source_turn_id": rec.turn_id,
-                        "source_message_id": rec.messages[msg_pos]["message_id"]
-                        if msg_pos is not None
-                        else None,
+                        "source_message_id": rec.messages[msg_pos]["message_id"] if msg_pos is not None else None,
                         "evidence_refs": list(c.evidence_refs),
                         "version": version,
                         "rule": c.reason,
                         "missing_embedding": vec is None,
-                    "task_status": c.value.get("status") if c.type == MemoryType.tasks else None,
+                        "task_status": c.value.get("status") if c.type == MemoryType.tasks else None,
                     },
                 }
             )
@@ -649,9 +659,7 @@ class CommitPipeline:
                 "to_seq": seq,
             },
         )[0]
-        text = consolidate.build_summary(
-            inputs["items"], inputs["refs"], inputs["entities"], inputs["user_messages"]
-        )
+        text = consolidate.build_summary(inputs["items"], inputs["refs"], inputs["entities"], inputs["user_messages"])
         version = int(lock.get("summary_version") or 0) + 1
         rng = [upto + 1, seq]
         tx.run(
@@ -667,9 +675,7 @@ class CommitPipeline:
                 "reason": trig.reason,
             },
         )
-        return SummaryInfo(
-            updated=True, triggered=True, reason=trig.reason, version=version, source_turn_range=rng
-        )
+        return SummaryInfo(updated=True, triggered=True, reason=trig.reason, version=version, source_turn_range=rng)
 
     def _duplicate(self, rec: TurnRecord, row: dict[str, Any]) -> CommitResult:
         if row.get("result"):

@@ -1,0 +1,31 @@
+// What the working summary is built from: the session's active goals, decisions and tasks, its refs
+// and entities, and the user's open questions in the turns being summarised.
+MATCH (s:Session {id: $session_node_id})
+CALL {
+  WITH s
+  OPTIONAL MATCH (m:Memory)
+  WHERE m.namespace = $namespace AND m.status = 'active' AND m.type IN ['goals', 'decisions', 'tasks']
+    AND (m.source_session_id = s.session_id OR m.type = 'goals')
+  WITH m WHERE m IS NOT NULL
+  RETURN collect({type: m.type, key: m.key, text: m.text, value_json: m.value_json,
+                  updated_at: m.updated_at})[..60] AS items
+}
+CALL {
+  WITH s
+  OPTIONAL MATCH (s)-[:HAS_TURN]->(:Turn)-[:REFERENCES]->(r:Ref)
+  WITH r WHERE r IS NOT NULL
+  RETURN collect(DISTINCT {uri: r.uri, title: r.title, type: r.type})[..20] AS refs
+}
+CALL {
+  WITH s
+  OPTIONAL MATCH (s)-[:HAS_TURN]->(:Turn)-[m:MENTIONS]->(e:Entity)
+  WITH e, sum(m.count) AS c ORDER BY c DESC LIMIT 12
+  RETURN collect(e.name) AS entities
+}
+CALL {
+  WITH s
+  OPTIONAL MATCH (s)-[:HAS_TURN]->(t:Turn)-[:HAS_MESSAGE]->(msg:Message {role: 'user'})
+  WHERE t.seq > $from_seq AND t.seq <= $to_seq
+  RETURN collect(msg.content) AS user_messages
+}
+RETURN items, refs, entities, user_messages
