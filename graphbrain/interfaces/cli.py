@@ -1,32 +1,166 @@
-"""The graphbrain command line (click). Every command has --help, --config and --json."""
+"""The graphbrain command line (click): a thin adapter over ``Brain``.
+
+Every command has --help, --config, --namespace and --json (machine output; readable tables otherwise).
+A GraphbrainError ends the command with its message in red and exit status 1; bad JSON input names the
+file and the position. Commands never re-implement logic: each calls one ``Brain`` method.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, date, datetime
 from functools import wraps
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from graphbrain.errors import GraphbrainError
+from graphbrain.errors import GraphbrainError, InputError
+
+if TYPE_CHECKING:
+    from graphbrain.brain import Brain
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+STDIN = "-"
+MAX_CELL = 60  # characters per table cell before it is cut with "…"
+
+
+# ================================================================================ output helpers
+def _json_default(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    return str(value)
 
 
 def _emit(obj: Any, as_json: bool, human: Callable[[Any], None] | None = None) -> None:
     if as_json or human is None:
-        click.echo(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+        click.echo(json.dumps(obj, ensure_ascii=False, indent=2, default=_json_default))
     else:
         human(obj)
 
 
+def _width(text: str) -> int:
+    """Columns a string takes in a terminal: CJK characters are two wide."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _cut(text: str, limit: int) -> str:
+    if _width(text) <= limit:
+        return text
+    out, used = [], 0
+    for c in text:
+        w = _width(c)
+        if used + w > limit - 1:
+            break
+        out.append(c)
+        used += w
+    return "".join(out) + "…"
+
+
+def _cell(value: Any, limit: int = MAX_CELL) -> str:
+    if value is None:
+        text = ""
+    elif isinstance(value, datetime):
+        text = value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    elif isinstance(value, float):
+        text = f"{value:.3f}".rstrip("0").rstrip(".") if value == value else "nan"
+    elif isinstance(value, list | dict):
+        text = json.dumps(value, ensure_ascii=False, default=_json_default)
+    else:
+        text = str(value)
+    return _cut(" ".join(text.split()), limit)
+
+
+def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, title: str | None = None) -> None:
+    """A plain-text table: a header, a rule and one line per row (cells cut at MAX_CELL)."""
+    if title:
+        click.secho(title, bold=True)
+    if not rows:
+        click.echo("  (none)")
+        return
+    cells = [[_cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max(_width(c), *(_width(row[i]) for row in cells)) for i, c in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v + " " * (w - _width(v)) for v, w in zip(values, widths, strict=True)).rstrip()
+
+    click.echo(line(columns))
+    click.echo(line(["-" * w for w in widths]))
+    for row in cells:
+        click.echo(line(row))
+
+
+def _pairs(pairs: Sequence[tuple[str, Any]]) -> None:
+    """Aligned "name: value" lines for one record."""
+    width = max(len(k) for k, _ in pairs)
+    for k, v in pairs:
+        click.echo(f"{k + ':':<{width + 1}} {_cell(v, 200)}")
+
+
+# ================================================================================ input helpers
+def _read_text(source: str, what: str) -> tuple[str, str]:
+    """(text, name) of a file or of stdin ("-")."""
+    if source == STDIN:
+        return sys.stdin.read(), "<stdin>"
+    path = Path(source)
+    if not path.is_file():
+        raise InputError(f"{source}: no such file ({what})")
+    try:
+        return path.read_text(encoding="utf-8"), source
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{source}: cannot read it ({e})") from e
+
+
+def _parse_json(text: str, name: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}: invalid JSON at line {e.lineno} column {e.colno} (char {e.pos}): {e.msg}") from e
+
+
+def _read_json(source: str, what: str) -> Any:
+    return _parse_json(*_read_text(source, what))
+
+
+def _json_or_file(value: str | None, what: str) -> Any:
+    """An option given as inline JSON or as @FILE."""
+    if value is None:
+        return None
+    if value.startswith("@"):
+        return _read_json(value[1:], what)
+    return _parse_json(value, what)
+
+
+def parse_param(spec: str) -> tuple[str, Any]:
+    """``key=value`` → (key, value): the value as JSON when it parses (numbers, true, lists...), else the
+    string as given."""
+    key, sep, raw = spec.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise InputError(f"--param {spec!r}: expected KEY=VALUE with KEY a parameter name")
+    try:
+        return key, json.loads(raw)
+    except ValueError:
+        return key, raw
+
+
+# ================================================================================ decorator and brain
 def common(fn: F) -> F:
     """--config / --namespace / --json on every command, and GraphbrainError → a clean exit 1."""
 
-    @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
-                  help="brain.yml to use (default: $GRAPHBRAIN_CONFIG or ./brain.yml).")
+    @click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="brain.yml to use (default: $GRAPHBRAIN_CONFIG or ./brain.yml).",
+    )
     @click.option("--namespace", default=None, help="Tenant scope (overrides brain.yml's namespace).")
     @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
     @wraps(fn)
@@ -40,13 +174,31 @@ def common(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def open_brain(config_path: str | None, namespace: str | None, *, check_schema: bool = True) -> Any:
+def open_brain(config_path: str | None, namespace: str | None, *, check_schema: bool = True) -> Brain:
     from graphbrain import Brain
 
     overrides = {"namespace": namespace} if namespace else None
     return Brain.from_config(config_path, overrides=overrides, check_schema=check_schema)
 
 
+def _import(module: str, what: str) -> Any:
+    """A module written elsewhere (HTTP, MCP, demo, bench), imported only by the command that needs it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name and (e.name == module or module.startswith(e.name + ".") or e.name.startswith("graphbrain.")):
+            raise GraphbrainError(f"{what} is not available in this installation ({module} is missing)") from e
+        raise GraphbrainError(f"{what} needs the package {e.name!r}: install it (pip install {e.name})") from e
+
+
+def _confirm(question: str, yes: bool) -> None:
+    if not yes:
+        click.confirm(question, abort=True, err=True)
+
+
+# ================================================================================ the group
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="graphbrain")
 def main() -> None:
@@ -54,17 +206,30 @@ def main() -> None:
 
     An agent calls commit_turn after every turn and compose_context before every model call.
     Start with `graphbrain init`, then `graphbrain demo`.
+
+    \b
+    Every command takes --config brain.yml, --namespace NS and --json.
+    Example:
+      graphbrain init && graphbrain demo --namespace demo
     """
 
 
 @main.command()
 @common
 def init(config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Create every constraint and index (safe to run twice) and wait until they are ONLINE."""
+    """Create every constraint and index (safe to run twice) and wait until they are ONLINE.
+
+    \b
+    Example:
+      graphbrain init --config brain.yml
+    """
     with open_brain(config_path, namespace, check_schema=False) as brain:
         report = brain.init_schema()
-        out = {"schema_version": report.version, "statements": report.statements,
-               "indexes": [{"name": i["name"], "type": i["type"], "state": i["state"]} for i in report.indexes]}
+        out = {
+            "schema_version": report.version,
+            "statements": report.statements,
+            "indexes": [{"name": i["name"], "type": i["type"], "state": i["state"]} for i in report.indexes],
+        }
 
         def human(o: dict[str, Any]) -> None:
             click.echo(f"schema version {o['schema_version']}: {o['statements']} statements applied")
@@ -77,7 +242,12 @@ def init(config_path: str | None, namespace: str | None, as_json: bool) -> None:
 @main.command()
 @common
 def doctor(config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Check config, Neo4j, schema, indexes, embedding model and spaCy: each line ok or the fix."""
+    """Check config, Neo4j, schema, indexes, embedding model and spaCy: each line ok or the fix.
+
+    \b
+    Example:
+      graphbrain doctor
+    """
     from graphbrain.doctor import run_checks
 
     checks = run_checks(config_path, namespace)
@@ -90,6 +260,692 @@ def doctor(config_path: str | None, namespace: str | None, as_json: bool) -> Non
     _emit(checks, as_json, human)
     if not all(r["ok"] for r in checks):
         sys.exit(1)
+
+
+@main.command()
+@common
+def demo(config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Walk through graphbrain: commit a sample session, compose a context, explore the memory.
+
+    \b
+    Example:
+      graphbrain demo --namespace demo
+    """
+    module = _import("graphbrain.demo", "the demo")
+    with open_brain(config_path, namespace) as brain:
+        if not as_json:
+            module.run(brain, click.echo)
+            return
+        # --json: the walk-through goes to stderr and the demo's report is the output
+        report = module.run(brain, lambda line: click.echo(line, err=True))
+    _emit(report, True)
+
+
+# ================================================================================ the product
+def _turns(payload: Any, session: str | None, name: str) -> list[tuple[str, dict[str, Any]]]:
+    """(session_id, turn events) pairs from one turn, a list of turns or {"session_id", "turns": [...]}."""
+    if isinstance(payload, dict) and isinstance(payload.get("turns"), list):
+        sid = session or payload.get("session_id")
+        events = payload["turns"]
+    elif isinstance(payload, dict):
+        sid, events = session, [payload]
+    elif isinstance(payload, list):
+        sid, events = session, payload
+    else:
+        raise InputError(f"{name}: expected a JSON object (one turn) or a list of turns")
+    out = []
+    for i, ev in enumerate(events):
+        if not isinstance(ev, dict):
+            raise InputError(f"{name}: turn {i} is not a JSON object")
+        ev = dict(ev)
+        own = ev.pop("session_id", None)
+        turn_session = session or own or sid
+        if not isinstance(turn_session, str) or not turn_session:
+            raise InputError(f'{name}: no session id: give --session or a "session_id" in the JSON')
+        out.append((turn_session, ev))
+    return out
+
+
+@main.command()
+@click.argument("source", default=STDIN, required=False, metavar="[FILE|-]")
+@click.option("--session", "session_id", default=None, help="Session id (else the JSON's session_id).")
+@common
+def commit(source: str, session_id: str | None, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Record turn events through commit_turn (JSON from FILE, or stdin with '-').
+
+    The JSON is one turn ({"session_id": "s1", "turn_id": "t1", "messages": [...]}, or give --session),
+    a list of turns, or a whole session ({"session_id": "s1", "turns": [...]}) committed in order.
+
+    \b
+    Example:
+      echo '{"turn_id": "t1", "messages": [{"role": "user",
+            "content": "We decided to use Neo4j."}]}' | graphbrain commit - --session s1
+    """
+    payload = _read_json(source, "turn events")
+    name = "<stdin>" if source == STDIN else source
+    turns = _turns(payload, session_id, name)
+    with open_brain(config_path, namespace) as brain:
+        results = [brain.commit_turn(sid, ev).model_dump(mode="json") for sid, ev in turns]
+
+    def human(rows: list[dict[str, Any]]) -> None:
+        table(
+            [{**r, "memory": len(r["memory_written"])} for r in rows],
+            ["session_id", "turn_id", "seq", "status", "memory", "commit_id"],
+        )
+        written = [w | {"turn_id": r["turn_id"]} for r in rows for w in r["memory_written"]]
+        if written:
+            click.echo()
+            table(written, ["turn_id", "action", "type", "key", "confidence"], title="memory written")
+        for r in rows:
+            for w in r["warnings"]:
+                click.secho(f"warning ({r['turn_id']}): {w}", fg="yellow", err=True)
+
+    _emit(results[0] if len(results) == 1 else results, as_json, lambda o: human(results))
+
+
+@main.command()
+@click.argument("session")
+@click.argument("message")
+@click.option("--render", is_flag=True, help="Print the rendered prompt (all slots in order) instead.")
+@click.option("--agent-state", default=None, metavar="JSON|@FILE", help="The agent's state: inline JSON or @file.")
+@common
+def context(
+    session: str,
+    message: str,
+    render: bool,
+    agent_state: str | None,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """Compose the ContextPackage for the next model call (compose_context).
+
+    \b
+    Example:
+      graphbrain context s1 "What did we decide for the memory store?" --render
+    """
+    state = _json_or_file(agent_state, "--agent-state")
+    if state is not None and not isinstance(state, dict):
+        raise InputError("--agent-state: must be a JSON object")
+    with open_brain(config_path, namespace) as brain:
+        package = brain.compose_context(session, message, state)
+    if render:
+        text = package.to_text()
+        _emit({"context_id": package.context_id, "text": text}, as_json, lambda _: click.echo(text))
+        return
+    data = package.model_dump(mode="json")
+
+    def human(p: dict[str, Any]) -> None:
+        budget = p["constraints"]["token_budget"]
+        _pairs(
+            [
+                ("context_id", p["context_id"]),
+                ("session", p["session_id"]),
+                ("namespace", p["namespace"]),
+                ("tokens", f"{budget['used_estimate']} of {budget['limit']} (trimmed {budget['trimmed']})"),
+                ("summary", p["working_summary"] or "-"),
+            ]
+        )
+        slots = [{"slot": k, "tokens": v} for k, v in budget.get("by_slot", {}).items()]
+        click.echo()
+        table(slots, ["slot", "tokens"], title="slots")
+        click.echo()
+        blocks = [{"slot": "system", **b} for b in p["system_blocks"]] + [
+            {"slot": "developer", **b} for b in p["developer_blocks"]
+        ]
+        table(blocks, ["slot", "type", "text"], title="blocks")
+        click.echo()
+        table(p["evidence"], ["label", "mode", "score", "source", "title", "snippet"], title="evidence")
+
+    _emit(data, as_json, human)
+
+
+@main.command()
+@click.argument("plan", metavar="PLAN.json|-")
+@common
+def retrieve(plan: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Run a RetrievalPlan (JSON file, or '-' for stdin) and print the EvidencePack.
+
+    \b
+    Example:
+      echo '{"version": "0.1", "queries": [{"text": "memory store", "mode": "hybrid"}]}' \\
+        | graphbrain retrieve -
+    """
+    data = _read_json(plan, "RetrievalPlan")
+    with open_brain(config_path, namespace) as brain:
+        pack = brain.retrieve(data).model_dump(mode="json")
+
+    def human(p: dict[str, Any]) -> None:
+        rows = [
+            {
+                "#": i,
+                "score": e["score"],
+                "mode": e["provenance"]["mode"],
+                "kind": e["kind"],
+                "title": e.get("title"),
+                "source": e["source_uri"],
+                "snippet": e["snippet"],
+            }
+            for i, e in enumerate(p["evidences"], 1)
+        ]
+        table(rows, ["#", "score", "mode", "kind", "title", "source", "snippet"])
+        stats = p["stats"]
+        click.echo(f"\n{stats['returned']} of {stats['candidates']} candidates in {stats['took_ms']:.0f} ms")
+        for w in p["warnings"]:
+            click.secho(f"warning: {w}", fg="yellow", err=True)
+
+    _emit(pack, as_json, human)
+
+
+class _IngestProgress:
+    """The Ingestor's progress callback as a click progress bar on stderr, opened at the first report
+    (only then is the number of files known)."""
+
+    def __init__(self) -> None:
+        self._bar: Any = None
+        self._pos = 0
+
+    def __call__(self, done_files: int, total_files: int, chunks_so_far: int) -> None:
+        if self._bar is None:
+            self._bar = click.progressbar(
+                length=max(total_files, 1),
+                label="ingesting",
+                show_pos=True,
+                item_show_func=lambda item: item,
+                file=sys.stderr,
+            )
+            self._bar.__enter__()
+        self._bar.update(done_files - self._pos, f"{chunks_so_far} chunks")
+        self._pos = done_files
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
+
+
+@main.command()
+@click.argument("source", required=False, metavar="[PATH|URL]")
+@click.option("--tag", "tags", multiple=True, help="Tag the documents (repeatable).")
+@click.option("--topic", "topics", multiple=True, help="File the documents under a topic (repeatable).")
+@click.option("--glob", default="**/*", show_default=True, help="Which files of a directory to ingest.")
+@click.option("--manual", "manual_text", default=None, metavar="TEXT|-", help="Ingest this text (or stdin) instead.")
+@click.option("--title", default=None, help="Title of a single document or of the --manual text.")
+@common
+def ingest(
+    source: str | None,
+    tags: tuple[str, ...],
+    topics: tuple[str, ...],
+    glob: str,
+    manual_text: str | None,
+    title: str | None,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """Add a file, a directory, a URL or a text to the resource library (progress on stderr).
+
+    Unchanged documents are skipped; changed ones replace their sections and chunks.
+
+    \b
+    Examples:
+      graphbrain ingest seeds/docs --tag design --glob '**/*.md'
+      graphbrain ingest --manual "Deploys go out on Tuesdays." --title "Deploy rule"
+    """
+    if (source is None) == (manual_text is None):
+        raise InputError("ingest: give a PATH or URL, or --manual TEXT (not both)")
+    progress = _IngestProgress()
+    with open_brain(config_path, namespace) as brain:
+        try:
+            if manual_text is not None:
+                from graphbrain.resources.ingest import ManualText
+
+                text = _read_text(STDIN, "manual text")[0] if manual_text == STDIN else manual_text
+                result = brain.ingest(
+                    ManualText(text=text, title=title), tags=list(tags), topics=list(topics), progress=progress
+                )
+            else:
+                result = brain.ingest(
+                    source, title=title, tags=list(tags), topics=list(topics), glob=glob, progress=progress
+                )
+        finally:
+            progress.close()
+    data = result.model_dump(mode="json")
+
+    def human(r: dict[str, Any]) -> None:
+        table(
+            r["documents"],
+            ["status", "sections", "chunks", "chunks_written", "title", "source_uri", "error"],
+        )
+        c = r["counts"]
+        click.echo(
+            f"\n{c['created']} created, {c['updated']} updated, {c['unchanged']} unchanged, {c['failed']} failed; "
+            f"{r['chunks_written']} chunks written in {r['took_ms'] / 1000:.1f} s"
+        )
+
+    _emit(data, as_json, human)
+    if data["counts"]["failed"]:
+        sys.exit(1)
+
+
+# ================================================================================ exploration
+def _cypher_table(result: Any) -> None:
+    table(result.rows, result.columns)
+    more = f", truncated at {len(result.rows)}" if result.truncated else ""
+    click.echo(f"\n({len(result.rows)} rows{more})")
+
+
+@main.command(name="cypher")
+@click.argument("query", metavar='"MATCH …"|-')
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A parameter (repeatable).")
+@click.option("--write", is_flag=True, help="Run in a write transaction (on the server: admin tokens only).")
+@click.option("--row-cap", default=1000, show_default=True, type=int, help="Return at most this many rows.")
+@common
+def cypher_cmd(
+    query: str,
+    params: tuple[str, ...],
+    write: bool,
+    row_cap: int,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """Run your own Cypher (read-only unless --write) and print the rows as a table.
+
+    Read-only means a READ transaction: the server itself refuses any write in it. --write is an explicit
+    choice (the HTTP service also requires an admin token for it). $namespace is always set to the scope,
+    so filter on it; --param values are parsed as JSON when they parse (42, true, ["a"]), else strings.
+
+    \b
+    Example:
+      graphbrain cypher 'MATCH (m:Memory {namespace: $namespace}) WHERE m.type = $t
+                         RETURN m.key, m.status LIMIT 10' --param t=decisions
+    """
+    text = _read_text(STDIN, "Cypher")[0] if query == STDIN else query
+    values = dict(parse_param(p) for p in params)
+    with open_brain(config_path, namespace) as brain:
+        result = brain.cypher(text, values, write=write, row_cap=row_cap)
+    data = {"columns": result.columns, "rows": result.rows, "truncated": result.truncated}
+    _emit(data, as_json, lambda _: _cypher_table(result))
+
+
+@main.command()
+@click.argument("name")
+@common
+def entity(name: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Show an entity by name or alias: its neighbourhood (related entities, the tasks and decisions that
+    mention it, the turns and documents it appears in) and its timeline.
+
+    \b
+    Example:
+      graphbrain entity Neo4j
+    """
+    with open_brain(config_path, namespace) as brain:
+        view = brain.entity(name)
+
+    def human(v: dict[str, Any]) -> None:
+        e = v["entity"]
+        _pairs(
+            [
+                ("entity", f"{e['name']} ({e.get('kind') or '?'})"),
+                ("key", e["key"]),
+                ("aliases", ", ".join(e["aliases"]) or "-"),
+                ("mentions", e.get("mention_count")),
+                ("first seen", e.get("created_at")),
+                ("last seen", e.get("last_seen")),
+                ("matched by", v["matched_by"]),
+            ]
+        )
+        if v["other_matches"]:
+            click.echo("also matches: " + ", ".join(f"{m['name']} ({m['kind']})" for m in v["other_matches"]))
+        for title, rows, cols in (
+            ("related", v["related"], ["name", "kind", "weight", "last_seen"]),
+            ("tasks", v["tasks"], ["status", "key", "text", "updated_at"]),
+            ("decisions", v["decisions"], ["status", "key", "text", "updated_at"]),
+            ("turns", v["turns"], ["at", "session_id", "turn_id", "snippet"]),
+            ("documents", v["documents"], ["title", "source_uri", "chunks", "mentions", "updated_at"]),
+            ("timeline", v["timeline"], ["at", "kind", "session_id", "ref", "detail"]),
+        ):
+            click.echo()
+            table(rows, cols, title=title)
+
+    _emit(view, as_json, human)
+
+
+# ---------------------------------------------------------------------------------------- memory
+@main.group()
+def memory() -> None:
+    """List, show and forget memory items.
+
+    \b
+    Examples:
+      graphbrain memory list --type decisions --prefix decision:graphbrain:
+      graphbrain memory show decision:graphbrain:memory-store
+      graphbrain memory forget --session s1
+    """
+
+
+@memory.command("list")
+@click.option("--type", "types", multiple=True, help="Memory type (repeatable): decisions, tasks, entities ...")
+@click.option(
+    "--status",
+    type=click.Choice(["active", "superseded", "retracted", "all"]),
+    default="active",
+    show_default=True,
+)
+@click.option("--prefix", "key_prefix", default=None, help="Keys starting with this (task:graphbrain:).")
+@click.option("--session", "session_id", default=None, help="Items derived from this session.")
+@click.option("--limit", default=50, show_default=True, type=int)
+@click.option("--offset", default=0, show_default=True, type=int)
+@common
+def memory_list(
+    types: tuple[str, ...],
+    status: str,
+    key_prefix: str | None,
+    session_id: str | None,
+    limit: int,
+    offset: int,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """List memory items, most recently updated first.
+
+    \b
+    Example:
+      graphbrain memory list --type tasks --status all --session s1
+    """
+    with open_brain(config_path, namespace) as brain:
+        items = brain.list_memory(
+            types=list(types) or None,
+            status=status,
+            key_prefix=key_prefix,
+            session_id=session_id,
+            limit=limit,
+            offset=offset,
+        )
+    _emit(items, as_json, lambda rows: table(rows, ["id", "type", "status", "key", "confidence", "updated_at"]))
+
+
+@memory.command("show")
+@click.argument("item", metavar="ID|KEY")
+@common
+def memory_show(item: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Show one item (by id, or by key: its active version) with its history and provenance.
+
+    \b
+    Example:
+      graphbrain memory show pref:coding:indentation
+    """
+    with open_brain(config_path, namespace) as brain:
+        view = brain.show_memory(item)
+
+    def human(v: dict[str, Any]) -> None:
+        it = v["item"]
+        _pairs(
+            [
+                ("id", it["id"]),
+                ("type", it["type"]),
+                ("key", it["key"]),
+                ("status", it["status"]),
+                ("version", it.get("version")),
+                ("confidence", it.get("confidence")),
+                ("text", it.get("text")),
+                ("value", it.get("value")),
+                (
+                    "source",
+                    f"{it.get('source')} · session {it.get('source_session_id')} · turn {it.get('source_turn_id')}",
+                ),
+                ("created", it.get("created_at")),
+                ("updated", it.get("updated_at")),
+            ]
+        )
+        history = [
+            {
+                **h,
+                "replaces": ", ".join(f"{r['type']} {r['id']}" for r in h["replaces"]),
+                "current": "*" if h["id"] == it["id"] else "",
+            }
+            for h in v["history"]
+        ]
+        click.echo()
+        table(history, ["current", "version", "status", "id", "created_at", "replaces", "text"], title="history")
+        click.echo()
+        table(v["provenance"]["turns"], ["session_id", "turn_id", "seq", "at"], title="derived from turns")
+        click.echo()
+        table(v["provenance"]["messages"], ["message_id", "role", "at", "content"], title="derived from messages")
+        click.echo()
+        table(v["mentions"], ["name", "kind", "key"], title="mentions")
+
+    _emit(view, as_json, human)
+
+
+@memory.command("forget")
+@click.option("--id", "item_id", default=None, help="An item id: every version of its key goes.")
+@click.option("--key", default=None, help="A memory key: every version goes.")
+@click.option("--session", "session_id", default=None, help="A session: its turns and what only it derived.")
+@click.option("--all-namespace", "whole_namespace", is_flag=True, help="Everything in the namespace.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@common
+def memory_forget(
+    item_id: str | None,
+    key: str | None,
+    session_id: str | None,
+    whole_namespace: bool,
+    yes: bool,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """Forget an item, a session or a whole namespace: every node, edge and index entry it owns.
+
+    \b
+    Examples:
+      graphbrain memory forget --key pref:coding:indentation
+      graphbrain memory forget --session s1 --yes
+      graphbrain memory forget --all-namespace --namespace scratch --yes
+    """
+    chosen = [o for o, v in (("--id", item_id), ("--key", key), ("--session", session_id)) if v]
+    if whole_namespace:
+        chosen.append("--all-namespace")
+    if len(chosen) != 1:
+        raise InputError("memory forget: give exactly one of --id, --key, --session or --all-namespace")
+    with open_brain(config_path, namespace) as brain:
+        what = {"--id": f"item {item_id}", "--key": f"key {key}", "--session": f"session {session_id}"}.get(
+            chosen[0], "everything"
+        )
+        _confirm(f"Forget {what} in namespace {brain.namespace!r}? This cannot be undone", yes)
+        out = brain.forget(item_id=item_id, key=key, session_id=session_id, whole_namespace=whole_namespace)
+
+    def human(o: dict[str, Any]) -> None:
+        if not o["found"]:
+            click.echo(f"nothing to forget: {what} is not in namespace {o['namespace']!r}")
+            return
+        rows = [{"kind": k, "deleted": n} for k, n in o["deleted"].items() if n]
+        table(rows, ["kind", "deleted"])
+        restored = f"; {o['restored']} earlier versions active again" if o.get("restored") else ""
+        click.echo(f"\nforgot {what}: {o['total']} nodes deleted{restored}")
+
+    _emit(out, as_json, human)
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["graphml", "json"]), default="graphml", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here (else stdout).")
+@common
+def export(fmt: str, output: str | None, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Export the namespace's memory graph (items, entities and their edges) for other tools.
+
+    \b
+    Example:
+      graphbrain export --format graphml -o memory.graphml
+    """
+    with open_brain(config_path, namespace) as brain:
+        out = brain.export(fmt, output)
+    if output is not None:
+        _emit({"path": out, "format": fmt}, as_json, lambda o: click.echo(f"wrote {fmt} to {o['path']}"))
+    elif isinstance(out, str):
+        click.echo(out)
+    else:
+        _emit(out, True)
+
+
+# ---------------------------------------------------------------------------------------- traces
+@main.group()
+def traces() -> None:
+    """Commit and context traces: show one, prune old ones.
+
+    \b
+    Examples:
+      graphbrain traces show commit_0f3a...
+      graphbrain traces prune --older-than-days 30 --keep-last 1000
+    """
+
+
+@traces.command("show")
+@click.argument("trace_id")
+@click.option(
+    "--kind",
+    type=click.Choice(["auto", "commit", "context"]),
+    default="auto",
+    show_default=True,
+    help="auto: a commit id (commit_...) or else a context id.",
+)
+@common
+def traces_show(trace_id: str, kind: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Show the trace of one commit_turn (by commit_id) or one compose_context (by context_id).
+
+    \b
+    Example:
+      graphbrain traces show commit_7181736643c6461d8509a4c3
+    """
+    from graphbrain.admin.memory import NotFoundError
+
+    with open_brain(config_path, namespace) as brain:
+        trace, found_kind = None, kind
+        order = ["commit", "context"] if kind == "auto" and trace_id.startswith("commit_") else ["context", "commit"]
+        for k in [kind] if kind != "auto" else order:
+            trace = brain.get_commit_trace(trace_id) if k == "commit" else brain.get_context_trace(trace_id)
+            if trace is not None:
+                found_kind = k
+                break
+        if trace is None:
+            raise NotFoundError(f"no trace {trace_id!r} in namespace {brain.namespace!r}")
+    out = {"kind": found_kind, **trace}
+
+    def human(t: dict[str, Any]) -> None:
+        if t["kind"] == "commit":
+            res = t.get("result") or {}
+            _pairs(
+                [
+                    ("commit_id", t["commit_id"]),
+                    ("session", t["session_id"]),
+                    ("turn", t["turn_id"]),
+                    ("created", t["created_at"]),
+                    ("status", res.get("status")),
+                ]
+            )
+            explain = res.get("explain") or {}
+            click.echo()
+            table(res.get("memory_written") or [], ["action", "type", "key", "confidence"], title="memory written")
+            click.echo()
+            table(explain.get("retention") or [], ["kept", "type", "key", "reason"], title="retention")
+            click.echo()
+            table(explain.get("conflicts") or [], ["action", "key", "reason"], title="conflicts")
+        else:
+            _pairs([("context_id", t["context_id"]), ("session", t["session_id"]), ("created", t["created_at"])])
+            click.echo(
+                json.dumps({k: t.get(k) for k in ("request", "plans", "trace")}, indent=2, default=_json_default)
+            )
+
+    _emit(out, as_json, human)
+
+
+@traces.command("prune")
+@click.option("--older-than-days", type=float, default=None, help="Delete traces older than this.")
+@click.option("--keep-last", type=int, default=None, help="Always keep this many newest of each kind.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@common
+def traces_prune(
+    older_than_days: float | None,
+    keep_last: int | None,
+    yes: bool,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """Delete old commit and context traces (batched).
+
+    \b
+    Example:
+      graphbrain traces prune --older-than-days 30 --keep-last 1000 --yes
+    """
+    if older_than_days is None and keep_last is None:
+        raise InputError("traces prune: give --older-than-days, --keep-last or both")
+    with open_brain(config_path, namespace) as brain:
+        _confirm(f"Prune traces in namespace {brain.namespace!r}?", yes)
+        out = brain.prune_traces(older_than_days=older_than_days, keep_last=keep_last)
+    _emit(
+        out,
+        as_json,
+        lambda o: click.echo(f"deleted {o['commit_traces']} commit traces and {o['context_traces']} context traces"),
+    )
+
+
+# ================================================================================ servers and benches
+@main.command()
+@click.option("--host", default=None, help="Bind address (default: brain.yml's server.host, 127.0.0.1).")
+@click.option("--port", default=None, type=int, help="Port (default: brain.yml's server.port, 8765).")
+@common
+def serve(host: str | None, port: int | None, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Serve the HTTP API (OpenAPI at /docs) and the graph page (/ui); loopback unless told otherwise.
+
+    \b
+    Example:
+      graphbrain serve --port 8765
+    """
+    _import("graphbrain.interfaces.http", "the HTTP service").run(config_path, namespace, host, port)
+
+
+@main.command()
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Bind address of the http transport.")
+@click.option("--port", default=8766, show_default=True, type=int, help="Port of the http transport.")
+@common
+def mcp(transport: str, host: str, port: int, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Serve graphbrain's tools to agents over MCP (stdio, or streamable HTTP on loopback).
+
+    \b
+    Example:
+      graphbrain mcp --transport stdio --namespace acme
+    """
+    _import("graphbrain.interfaces.mcp_server", "the MCP server").run(config_path, namespace, transport, host, port)
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks against the configured Neo4j (they work in scratch namespaces of their own).
+
+    \b
+    Example:
+      graphbrain bench ingest seeds/docs
+    """
+
+
+@bench.command("ingest")
+@click.argument("path", type=click.Path(exists=True))
+@common
+def bench_ingest(path: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Ingest throughput of a corpus: chunks per second and the embedding model's share of the time.
+
+    \b
+    Example:
+      graphbrain bench ingest seeds/docs --json
+    """
+    module = _import("graphbrain.bench.ingest_bench", "the ingest bench")
+    with open_brain(config_path, namespace) as brain:
+        report = module.run_ingest_bench(brain, path)
+    _emit(report, as_json, lambda r: _pairs([(str(k), v) for k, v in r.items()]))
 
 
 if __name__ == "__main__":  # pragma: no cover
