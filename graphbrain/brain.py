@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 from graphbrain.config import BrainConfig, load_config
 from graphbrain.contracts import CommitResult, ContextPackage, EvidencePack, RetrievalPlan
 from graphbrain.errors import SchemaError, StoreError
-from graphbrain.store import SCHEMA_VERSION, SchemaReport, Store, open_store
+from graphbrain.store import SCHEMA_VERSION, CypherResult, SchemaReport, Store, open_store
 
 if TYPE_CHECKING:
     from graphbrain.embedding import Embedder
+    from graphbrain.journal import Journal
 
 
 class Brain:
@@ -47,7 +48,22 @@ class Brain:
             except BaseException:
                 store.close()
                 raise
+            brain._replay_at_startup()
         return brain
+
+    def _replay_at_startup(self) -> None:
+        """Pending journaled turns are written as soon as the graph answers again."""
+        from pathlib import Path
+
+        from graphbrain.errors import StoreUnavailable
+
+        if not self.config.storage.journal or not (Path(self.config.storage.data_dir) / "journal.sqlite3").exists():
+            return
+        if self.journal.status()["pending"]:
+            try:
+                self.replay_journal()
+            except StoreUnavailable:
+                pass  # still away: the next commit_turn tries again
 
     def check_schema(self) -> None:
         try:
@@ -81,10 +97,52 @@ class Brain:
 
     # ------------------------------------------------------------ the product
     def commit_turn(self, session_id: str, turn_events: Any) -> CommitResult:
-        """Record a turn as truth and distil it into typed memory (one transaction)."""
+        """Record a turn as truth and distil it into typed memory (one transaction).
+
+        With ``storage.journal`` on (the default) the turn is journaled first: when Neo4j cannot be
+        reached the result is ``status="pending"`` ("accepted, pending") and the turn is written later.
+        """
         from graphbrain.commit.pipeline import CommitPipeline
 
-        return CommitPipeline(self.config, self.store, lambda: self.embedder).commit(session_id, turn_events)
+        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder)
+        if not self.config.storage.journal:
+            return pipeline.commit(session_id, turn_events)
+        from graphbrain.commit.durable import DurableCommitter
+
+        return DurableCommitter(pipeline, self.journal, self.config.namespace).commit(session_id, turn_events)
+
+    @cached_property
+    def journal(self) -> Journal:
+        from graphbrain.journal import Journal
+
+        return Journal.in_data_dir(self.config.storage.data_dir)
+
+    def replay_journal(self) -> list[CommitResult]:
+        """Write every pending journaled turn, in order (raises StoreUnavailable if Neo4j is still away)."""
+        from graphbrain.commit.durable import DurableCommitter
+        from graphbrain.commit.pipeline import CommitPipeline
+
+        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder)
+        return DurableCommitter(pipeline, self.journal, self.config.namespace).replay()
+
+    def journal_status(self) -> dict[str, Any]:
+        """Counts by status and the pending turns (namespace, session, turn id, attempts, last error)."""
+        pending = self.journal.pending()
+        return {
+            **self.journal.status(),
+            "path": str(self.journal.path),
+            "pending_turns": [
+                {"id": e.id, "namespace": e.namespace, "session_id": e.session_id, "turn_id": e.turn_id,
+                 "attempts": e.attempts, "last_error": e.last_error}
+                for e in pending
+            ],
+        }
+
+    def reindex(self, *, namespace: str | None = None) -> dict[str, Any]:
+        """Fill embeddings that an embedding failure left out."""
+        from graphbrain.reindex import reindex_missing
+
+        return reindex_missing(self.store, self.embedder, self._ns(namespace))
 
     def retrieve(
         self, plan: RetrievalPlan | dict[str, Any] | str, *, namespace: str | None = None
@@ -118,6 +176,8 @@ class Brain:
 
     # ------------------------------------------------------------ lifecycle
     def close(self) -> None:
+        if "journal" in self.__dict__:
+            self.journal.close()
         self.store.close()
 
     def __enter__(self) -> Brain:
@@ -127,3 +187,121 @@ class Brain:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+    # ---- admin and exploration
+    # Thin wrappers over graphbrain.admin (and the Ingestor for remove_document): the CLI, HTTP and MCP
+    # surfaces call these; the namespace defaults to the config's on every one.
+    def list_memory(
+        self,
+        *,
+        types: list[str] | str | None = None,
+        status: str = "active",
+        key_prefix: str | None = None,
+        session_id: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        namespace: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Memory items, newest first, by type / status ('all' for every status) / key prefix / session."""
+        from graphbrain.admin.memory import list_memory
+
+        return list_memory(
+            self.store,
+            self._ns(namespace),
+            types=types,
+            status=status,
+            key_prefix=key_prefix,
+            session_id=session_id,
+            limit=limit,
+            offset=offset,
+        )
+
+    def show_memory(self, item: str, *, namespace: str | None = None) -> dict[str, Any]:
+        """One item (id or key) with its history, provenance and mentions; NotFoundError if none."""
+        from graphbrain.admin.memory import show_memory
+
+        return show_memory(self.store, self._ns(namespace), item)
+
+    def forget(
+        self,
+        *,
+        item_id: str | None = None,
+        key: str | None = None,
+        session_id: str | None = None,
+        whole_namespace: bool = False,
+        namespace: str | None = None,
+    ) -> dict[str, Any]:
+        """Remove an item (every version of its key), a session or the whole namespace; returns counts."""
+        from graphbrain.admin.memory import forget
+
+        return forget(
+            self.store,
+            self._ns(namespace),
+            item_id=item_id,
+            key=key,
+            session_id=session_id,
+            whole_namespace=whole_namespace,
+        )
+
+    def entity(self, name: str, *, namespace: str | None = None) -> dict[str, Any]:
+        """An entity by name or alias with its neighbourhood and timeline; NotFoundError if none."""
+        from graphbrain.admin.entity import entity_view
+
+        return entity_view(self.store, self._ns(namespace), name)
+
+    def export(
+        self, fmt: str = "graphml", path: str | os.PathLike[str] | None = None, *, namespace: str | None = None
+    ) -> str | dict[str, Any]:
+        """The namespace's memory graph as GraphML or node-link JSON (written to ``path`` when given)."""
+        from graphbrain.admin.export import export_graph
+
+        return export_graph(self.store, self._ns(namespace), fmt, path)
+
+    def cypher(
+        self,
+        text: str,
+        params: dict[str, Any] | None = None,
+        *,
+        write: bool = False,
+        row_cap: int = 1000,
+        namespace: str | None = None,
+    ) -> CypherResult:
+        """Run your own Cypher: a READ transaction unless ``write``; ``$namespace`` is always set."""
+        from graphbrain.admin.cypher_console import MAX_TIMEOUT_S, run_cypher
+
+        return run_cypher(
+            self.store,
+            self._ns(namespace),
+            text,
+            params,
+            write=write,
+            row_cap=row_cap,
+            timeout_s=min(self.config.storage.neo4j.query_timeout_s, MAX_TIMEOUT_S),
+        )
+
+    def get_commit_trace(self, commit_id: str, *, namespace: str | None = None) -> dict[str, Any] | None:
+        """What one commit_turn wrote and why (its CommitResult), or None."""
+        from graphbrain.admin.traces import get_commit_trace
+
+        return get_commit_trace(self.store, self._ns(namespace), commit_id)
+
+    def get_context_trace(self, context_id: str, *, namespace: str | None = None) -> dict[str, Any] | None:
+        """What one compose_context planned, chose and dropped, or None."""
+        from graphbrain.admin.traces import get_context_trace
+
+        return get_context_trace(self.store, self._ns(namespace), context_id)
+
+    def prune_traces(
+        self, *, older_than_days: float | None = None, keep_last: int | None = None, namespace: str | None = None
+    ) -> dict[str, Any]:
+        """Delete old commit / context traces, keeping the ``keep_last`` newest of each kind."""
+        from graphbrain.admin.traces import prune_traces
+
+        return prune_traces(self.store, self._ns(namespace), older_than_days=older_than_days, keep_last=keep_last)
+
+    def remove_document(self, document: str, *, namespace: str | None = None) -> dict[str, Any]:
+        """Remove a document (id, source URI, URL or path) from the resource library; returns what went."""
+        from graphbrain.resources.ingest import Ingestor
+
+        ingestor = Ingestor(self.config, self.store, lambda: self.embedder)
+        return ingestor.remove(document, namespace=self._ns(namespace)).model_dump(mode="json")

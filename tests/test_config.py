@@ -21,7 +21,11 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_documented_default_equals_code_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("NEO4J_URI", "NEO4J_PASSWORD", "NEO4J_USER", "GRAPHBRAIN_NAMESPACE"):
         monkeypatch.delenv(var, raising=False)
-    assert load_config(ROOT / "brain.yml") == BrainConfig()
+    loaded = load_config(ROOT / "brain.yml")
+    assert loaded.model_copy(update={"server": {}}) == BrainConfig()
+    from graphbrain.interfaces.http import ServerSettings, load_server_settings
+
+    assert load_server_settings(ROOT / "brain.yml") == ServerSettings()
 
 
 def test_seed_defaults() -> None:

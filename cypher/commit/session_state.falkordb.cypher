@@ -1,10 +1,12 @@
-// What extraction and the gates need to know before a commit: the session's recent turns (their entity
-// keys, for the entity gate window) and where the working summary stands.
+// What extraction and the gates need to know before a commit: the entity keys of the session's last
+// `window` turns (the entity-gate window) and where the working summary stands. Turns are found through
+// the Turn (namespace, session_id, seq) indexes, so the cost does not grow with the session's length.
 OPTIONAL MATCH (s:Session {id: $session_node_id})
 CALL {
   WITH s
-  OPTIONAL MATCH (s)-[:HAS_TURN]->(t:Turn)
-  WITH t ORDER BY t.seq DESC LIMIT $window
+  OPTIONAL MATCH (t:Turn)
+  WHERE s IS NOT NULL AND t.namespace = s.namespace AND t.session_id = s.session_id
+    AND t.seq > s.last_seq - $window
   RETURN collect(t.entity_keys) AS window_keys
 }
 RETURN s.last_seq AS last_seq, s.summary_version AS summary_version,

@@ -24,8 +24,9 @@ CALL {
 }
 CALL {
   WITH s
-  OPTIONAL MATCH (s)-[:HAS_TURN]->(t:Turn)-[:HAS_MESSAGE]->(msg:Message {role: 'user'})
-  WHERE t.seq > $from_seq AND t.seq <= $to_seq
+  OPTIONAL MATCH (t:Turn)
+  WHERE t.namespace = s.namespace AND t.session_id = s.session_id AND t.seq > $from_seq AND t.seq <= $to_seq
+  OPTIONAL MATCH (t)-[:HAS_MESSAGE]->(msg:Message {role: 'user'})
   RETURN collect(msg.content) AS user_messages
 }
 RETURN items, refs, entities, user_messages

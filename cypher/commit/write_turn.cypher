@@ -2,7 +2,8 @@
 MATCH (s:Session {id: $session_node_id})
 CREATE (t:Turn {id: $turn.id, namespace: $namespace, session_id: $session_id, turn_id: $turn.turn_id,
                 seq: $turn.seq, at: $turn.at, commit_id: $turn.commit_id, entity_keys: $turn.entity_keys,
-                text: $turn.text, metadata_json: $turn.metadata_json, created_at: datetime()})
+                text: $turn.text, metadata_json: $turn.metadata_json, items_json: $turn.items_json,
+                created_at: datetime()})
 CREATE (s)-[:HAS_TURN]->(t)
 WITH s, t
 CALL (s, t) {

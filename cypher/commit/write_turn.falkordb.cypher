@@ -1,6 +1,7 @@
 // EventStore: the turn, its messages, tool calls and refs, verbatim, in one statement. Messages are
 // marked FtsPending: the store fills their full-text copy (content_fts) right after this statement.
-// Tool results answer their call (the third subquery).
+// The previous turn is found through the Turn (namespace, session_id, seq) indexes, not by walking
+// every turn; tool results answer their call (the third subquery).
 MATCH (s:Session {id: $session_node_id})
 CREATE (t:Turn {id: $turn.id, namespace: $namespace, session_id: $session_id, turn_id: $turn.turn_id,
                 seq: $turn.seq, at: $turn.at, commit_id: $turn.commit_id, entity_keys: $turn.entity_keys,
@@ -9,7 +10,8 @@ CREATE (s)-[:HAS_TURN]->(t)
 WITH s, t
 CALL {
   WITH s, t
-  OPTIONAL MATCH (s)-[:HAS_TURN]->(prev:Turn {seq: t.seq - 1})
+  OPTIONAL MATCH (prev:Turn)
+  WHERE prev.namespace = t.namespace AND prev.session_id = t.session_id AND prev.seq = t.seq - 1
   FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(t))
 }
 CALL {

@@ -30,6 +30,7 @@ class TurnRecord:
     messages: list[dict[str, Any]] = field(default_factory=list)
     refs: list[dict[str, Any]] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    items_json: str | None = None  # explicit structured items, verbatim (the EventStore keeps everything)
 
     def message_node_id(self, position: int) -> str:
         return self.messages[position]["id"]
@@ -44,6 +45,7 @@ def build_turn(namespace: str, session_id: str, turn_id: str, at: datetime, ev: 
         session_node_id=stable_id("ses", namespace, session_id),
         turn_node_id=stable_id("turn", namespace, session_id, turn_id),
         metadata=ev.metadata,
+        items_json=_json([i.model_dump(mode="json") for i in ev.items]) if ev.items else None,
     )
     for pos, m in enumerate(ev.messages):
         message_id = m.message_id or f"{turn_id}:{pos}"
@@ -80,9 +82,7 @@ def build_turn(namespace: str, session_id: str, turn_id: str, at: datetime, ev: 
         if rid in seen:
             continue
         seen.add(rid)
-        rec.refs.append(
-            {"id": rid, "type": r.type, "uri": uri, "title": r.title, "metadata_json": _json(r.metadata)}
-        )
+        rec.refs.append({"id": rid, "type": r.type, "uri": uri, "title": r.title, "metadata_json": _json(r.metadata)})
     return rec
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ from graphbrain.contracts import (
     TurnEvents,
     utcnow,
 )
-from graphbrain.errors import EmbeddingError, InputError
+from graphbrain.errors import EmbeddingError, InputError, StoreError
 from graphbrain.ids import new_id, stable_id
 from graphbrain.nlp import canonicalize, detect_language, entity_candidates, estimate_tokens
 from graphbrain.store import Store, Tx
@@ -171,6 +172,9 @@ class CommitPipeline:
         entity_vectors = vectors[n_msg + len(planned) :] if vectors else [None] * len(entities)
 
         commit_id = new_id("commit")
+        # Decided once, outside the transaction, so a retried transaction makes the same choice.
+        obs = self.config.policies.observability
+        store_trace = obs.trace and (obs.trace_sample >= 1.0 or random.random() < obs.trace_sample)
         turn_tokens = estimate_tokens(turn_text(rec))
 
         def work(tx: Tx) -> CommitResult:
@@ -184,11 +188,21 @@ class CommitPipeline:
                 all_entity_keys,
                 commit_id,
                 turn_tokens,
+                store_trace,
                 explain.model_copy(deep=True),
                 warnings,
             )
 
-        result = self.store.write(work)
+        try:
+            result = self.store.write(work)
+        except StoreError as e:
+            # Another writer committed this very turn between our duplicate check and our write (a
+            # replay racing the original): the Turn id constraint refused ours, so it is a duplicate.
+            if "ConstraintValidationFailed" in str(e) and rec.turn_node_id in str(e):
+                dup = self.store.run("commit/turn_exists", {"turn_node_id": rec.turn_node_id})
+                if dup:
+                    return self._duplicate(rec, dup[0])
+            raise
         result.explain.refs = self._ingest_refs(rec)
         result.took_ms = round((time.perf_counter() - t0) * 1000, 2)
         return result
@@ -379,6 +393,7 @@ class CommitPipeline:
         all_entity_keys: list[str],
         commit_id: str,
         turn_tokens: int,
+        store_trace: bool,
         explain: CommitExplain,
         warnings: list[str],
     ) -> CommitResult:
@@ -557,6 +572,7 @@ class CommitPipeline:
                     "entity_keys": all_entity_keys,
                     "text": turn_text(rec)[:MAX_EMBED_CHARS],
                     "metadata_json": _json(rec.metadata) if rec.metadata else None,
+                    "items_json": rec.items_json,
                 },
                 "messages": rec.messages,
                 "refs": rec.refs,
@@ -615,16 +631,17 @@ class CommitPipeline:
             explain=explain,
             warnings=list(warnings),
         )
-        tx.run(
-            "commit/write_trace",
-            {
-                "turn_node_id": rec.turn_node_id,
-                "commit_id": commit_id,
-                "namespace": ns,
-                "session_id": rec.session_id,
-                "result": result.model_dump_json(),
-            },
-        )
+        if store_trace:
+            tx.run(
+                "commit/write_trace",
+                {
+                    "turn_node_id": rec.turn_node_id,
+                    "commit_id": commit_id,
+                    "namespace": ns,
+                    "session_id": rec.session_id,
+                    "result": result.model_dump_json(),
+                },
+            )
         return result
 
     def _summary(

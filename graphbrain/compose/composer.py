@@ -40,6 +40,7 @@ from graphbrain.errors import InputError
 from graphbrain.ids import new_id, stable_id
 from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.candidate import Candidate
+from graphbrain.retrieve.executor import Executor
 from graphbrain.retrieve.rerank import FeatureReranker
 
 if TYPE_CHECKING:
@@ -153,10 +154,10 @@ class Composer:
         # ---------------------------------------------------------------- retrieve
         t = time.perf_counter()
         warnings: list[str] = []
-        memory_pack = self.brain.retrieve(planned.memory_plan, namespace=namespace)
+        memory_pack = self._executor().retrieve(planned.memory_plan, namespace=namespace, now=now)
         resource_pack: EvidencePack | None = None
         if planned.resource_plan is not None:
-            resource_pack = self._resources(planned.resource_plan, namespace)
+            resource_pack = self._resources(planned.resource_plan, namespace, now)
         timings["retrieve"] = _ms(t)
         for pack in (memory_pack, resource_pack):
             if pack is not None:
@@ -239,14 +240,18 @@ class Composer:
             )
         return blocks
 
-    def _resources(self, plan: RetrievalPlan, namespace: str) -> EvidencePack:
+    def _executor(self) -> Executor:
+        # The same clock as the package: recency (and a replay) sees the request's own "now".
+        return Executor(self.config, self.store, lambda: self.brain.embedder)
+
+    def _resources(self, plan: RetrievalPlan, namespace: str, now: datetime) -> EvidencePack:
         remote = self.config.policies.retrieval.remote_executor
         if remote.url:
             from graphbrain.retrieve.remote import RemoteExecutor
 
             token = os.environ.get(remote.token_env) if remote.token_env else None
             return RemoteExecutor(remote.url, timeout_s=remote.timeout_s, token=token).retrieve(plan)
-        return self.brain.retrieve(plan, namespace=namespace)
+        return self._executor().retrieve(plan, namespace=namespace, now=now)
 
     def _fuse(
         self,

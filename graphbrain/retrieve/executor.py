@@ -147,6 +147,7 @@ DEFAULT_STATUS = ["active"]
 _MIXED_ADMITS = frozenset({"zh", "en"})
 
 VECTOR_HINTS = frozenset({"min_similarity"})
+INFORMATIONAL_HINTS = frozenset({"origin", "reason"})
 HONOURED_HINTS: dict[Mode, frozenset[str]] = {
     Mode.exact: frozenset(),
     Mode.semantic: VECTOR_HINTS,
@@ -446,7 +447,8 @@ class Executor:
         merged = plan.global_filters.merged(query.filters)
         sides, params = self._resolve(index, query, merged, namespace, report)
         for key in sorted(query.hints):
-            if key not in HONOURED_HINTS[query.mode]:
+            # origin / reason are the planner's notes on where a query came from: informational only.
+            if key not in HONOURED_HINTS[query.mode] and key not in INFORMATIONAL_HINTS:
                 report.ignored.append(f"queries[{index}].hints.{key}")
         weight = query.weight
         if query.mode == Mode.associative and not _set(query, "weight"):

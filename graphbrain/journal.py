@@ -1,0 +1,153 @@
+"""A durable local journal for commit_turn: nothing is lost when Neo4j is away.
+
+Every turn is appended to a SQLite file in ``storage.data_dir`` (WAL, ``synchronous=FULL``: fsync'd
+before the call returns) *before* the graph write, and marked done after it. When the graph write fails
+because the server is unreachable, the turn stays pending and the call answers "accepted, pending".
+Pending turns are replayed in order — on the next call, at start-up and by ``graphbrain journal replay``
+— and because a committed turn is recognised by its turn id, a replay never writes a turn twice.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS journal (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  namespace TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  turn_id TEXT NOT NULL,
+  events TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',   -- pending | done | failed
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  created_at REAL NOT NULL,
+  updated_at REAL NOT NULL,
+  UNIQUE (namespace, session_id, turn_id)
+);
+CREATE INDEX IF NOT EXISTS journal_pending ON journal (status, id);
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    namespace: str
+    session_id: str
+    turn_id: str
+    events: dict[str, Any]
+    status: str
+    attempts: int
+    last_error: str | None
+    created_at: float
+
+
+class Journal:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        # Entries this process is committing right now: a concurrent call must not replay them.
+        self._inflight: set[int] = set()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # fsync on every commit: the point of a journal
+        self._db.executescript(SCHEMA)
+
+    @classmethod
+    def in_data_dir(cls, data_dir: str | Path) -> Journal:
+        return cls(Path(data_dir) / "journal.sqlite3")
+
+    def append(self, namespace: str, session_id: str, turn_id: str, events: dict[str, Any]) -> int:
+        """Record a turn before its graph write; a turn already journaled keeps its first entry."""
+        now = time.time()
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO journal (namespace, session_id, turn_id, events, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (namespace, session_id, turn_id, json.dumps(events, ensure_ascii=False, default=str), now, now),
+            )
+            row = self._db.execute(
+                "SELECT id FROM journal WHERE namespace = ? AND session_id = ? AND turn_id = ?",
+                (namespace, session_id, turn_id),
+            ).fetchone()
+        return int(row[0])
+
+    def claim(self, entry_id: int) -> bool:
+        """Mark an entry as being committed by this process; False when another thread already is."""
+        with self._lock:
+            if entry_id in self._inflight:
+                return False
+            self._inflight.add(entry_id)
+            return True
+
+    def release(self, entry_id: int) -> None:
+        with self._lock:
+            self._inflight.discard(entry_id)
+
+    def mark_done(self, entry_id: int) -> None:
+        self._set(entry_id, "done", None)
+
+    def mark_failed(self, entry_id: int, error: str) -> None:
+        """A turn the graph refused for a reason a retry will not fix (bad data): kept, not retried."""
+        self._set(entry_id, "failed", error)
+
+    def note_attempt(self, entry_id: int, error: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE journal SET attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?",
+                (error[:2000], time.time(), entry_id),
+            )
+
+    def _set(self, entry_id: int, status: str, error: str | None) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE journal SET status = ?, last_error = coalesce(?, last_error), updated_at = ? WHERE id = ?",
+                (status, error, time.time(), entry_id),
+            )
+
+    def pending(self, limit: int | None = None) -> list[Entry]:
+        sql = "SELECT * FROM journal WHERE status = 'pending' ORDER BY id"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        with self._lock:
+            rows = self._db.execute(sql).fetchall()
+        return [self._entry(r) for r in rows]
+
+    def status(self) -> dict[str, int]:
+        with self._lock:
+            rows = self._db.execute("SELECT status, count(*) FROM journal GROUP BY status").fetchall()
+        out = {"pending": 0, "done": 0, "failed": 0}
+        out.update({str(s): int(n) for s, n in rows})
+        return out
+
+    def prune_done(self, older_than_s: float = 7 * 86400) -> int:
+        with self._lock:
+            cur = self._db.execute(
+                "DELETE FROM journal WHERE status = 'done' AND updated_at < ?", (time.time() - older_than_s,)
+            )
+        return int(cur.rowcount or 0)
+
+    @staticmethod
+    def _entry(r: tuple[Any, ...]) -> Entry:
+        return Entry(
+            id=int(r[0]),
+            namespace=r[1],
+            session_id=r[2],
+            turn_id=r[3],
+            events=json.loads(r[4]),
+            status=r[5],
+            attempts=int(r[6]),
+            last_error=r[7],
+            created_at=float(r[8]),
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
