@@ -163,15 +163,11 @@ def render(mtype: MemoryType, value: Mapping[str, Any]) -> str:
         return f"Task [{v.get('status', 'todo')}] {v.get('title', '')}{tail} — project {v.get('project', '')}"
     if mtype == MemoryType.decisions:
         why = f", because {v['rationale']}" if v.get("rationale") else ""
-        return (
-            f"Decision on {v.get('topic', '')}: {v.get('decision', '')}{why} — project {v.get('project', '')}"
-        )
+        return f"Decision on {v.get('topic', '')}: {v.get('decision', '')}{why} — project {v.get('project', '')}"
     if mtype == MemoryType.preferences:
         verb = "prefers" if v.get("polarity", "positive") == "positive" else "avoids"
         over = f" over {v['over']}" if v.get("over") else ""
-        return (
-            f"Preference ({v.get('scope', 'other')}/{v.get('name', '')}): {verb} {v.get('value', '')}{over}"
-        )
+        return f"Preference ({v.get('scope', 'other')}/{v.get('name', '')}): {verb} {v.get('value', '')}{over}"
     if mtype == MemoryType.goals:
         by = f" by {v['by']}" if v.get("by") else ""
         return f"Goal ({v.get('project', '')}): {v.get('goal', '')}{by}"
@@ -885,9 +881,7 @@ def _build_status(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _S
         if notes:
             value["notes"] = notes
             value["blocked_by"] = y
-        return _make(
-            st, rule, MemoryType.tasks, target.key, value, span, f"{rule.name}: matched {target.key}"
-        )
+        return _make(st, rule, MemoryType.tasks, target.key, value, span, f"{rule.name}: matched {target.key}")
     if not _meaningful(x):
         return None  # "done with it" / "blocked on the API" with no task to attach it to
     title, due = _split_due(x, st.ctx.now)
@@ -896,9 +890,7 @@ def _build_status(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _S
     value = _task_value(title, status, project, due, notes)
     if notes:
         value["blocked_by"] = y
-    return _make(
-        st, rule, MemoryType.tasks, keys.task_key(project, title), value, span, f"{rule.name}: new task"
-    )
+    return _make(st, rule, MemoryType.tasks, keys.task_key(project, title), value, span, f"{rule.name}: new task")
 
 
 def _build_task(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State) -> Candidate | None:
@@ -917,9 +909,7 @@ def _build_task(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _Sta
         value = dict(existing.value)
         if due:
             value["due"] = due
-        return _make(
-            st, rule, MemoryType.tasks, existing.key, value, span, f"{rule.name}: same as {existing.key}"
-        )
+        return _make(st, rule, MemoryType.tasks, existing.key, value, span, f"{rule.name}: same as {existing.key}")
     project = st.project_for(clause)
     title = _drop_project_tail(title, project)
     value = _task_value(title, "todo", project, due)
@@ -1052,9 +1042,7 @@ def _build_event(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _St
         value["date"] = when.isoformat()
         value["date_source"] = "text" if explicit else "turn"
     span = (offset + m.start(), offset + m.end())
-    return _make(
-        st, rule, MemoryType.events, keys.event_key(project, when, keys.topic_slug(slug)), value, span
-    )
+    return _make(st, rule, MemoryType.events, keys.event_key(project, when, keys.topic_slug(slug)), value, span)
 
 
 _OVER_RES: tuple[re.Pattern[str], ...] = (
@@ -1173,9 +1161,7 @@ def _remember(sent: _Sentence, st: _State) -> list[Candidate] | None:
         value = {"subject": "user", "attribute": "note", "value": inner, "remembered": True}
         cand = Candidate(
             type=MemoryType.profile,
-            key=keys.profile_key(
-                "user", f"note {' '.join(inner.split()[:6]) if not has_cjk(inner) else inner[:16]}"
-            ),
+            key=keys.profile_key("user", f"note {' '.join(inner.split()[:6]) if not has_cjk(inner) else inner[:16]}"),
             value=value,
             text=render(MemoryType.profile, value),
             confidence_class=st.confidence_class,
@@ -1249,16 +1235,12 @@ def _retraction(sent: _Sentence, nxt: _Sentence | None, st: _State) -> tuple[lis
                 tail = c.key.rsplit(":", 1)[-1]
                 same = [i for i in items if i.type == c.type and i.key.rsplit(":", 1)[-1] == tail]
                 target = (
-                    same[-1]
-                    if same
-                    else _best_match(c.text, [i for i in items if i.type == c.type], min_overlap=0.6)
+                    same[-1] if same else _best_match(c.text, [i for i in items if i.type == c.type], min_overlap=0.6)
                 )
                 if target is not None:
                     chosen, how = c, "same topic"
                     break
-        if (
-            target is None and strong and not inner and items
-        ):  # 4. "no, that's wrong" about what was just said
+        if target is None and strong and not inner and items:  # 4. "no, that's wrong" about what was just said
             target, how = items[-1], "most recent item"
         if target is None and not strong:
             return None  # a weak marker that corrects nothing: an ordinary sentence

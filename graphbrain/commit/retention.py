@@ -36,9 +36,7 @@ NEVER_CLASSES: frozenset[str] = frozenset({"chit_chat", "emotion", "speculation"
 MUST_WRITE: frozenset[MemoryType] = frozenset({MemoryType.tasks, MemoryType.decisions, MemoryType.entities})
 HIGH_VALUE_EVENTS: frozenset[str] = frozenset({"release", "incident", "milestone"})
 # What the assistant may not assert about the user on its own (§1.2 C: "模型自我输出的臆测偏好").
-ABOUT_THE_USER: frozenset[MemoryType] = frozenset(
-    {MemoryType.preferences, MemoryType.profile, MemoryType.goals}
-)
+ABOUT_THE_USER: frozenset[MemoryType] = frozenset({MemoryType.preferences, MemoryType.profile, MemoryType.goals})
 TOOL_ONLY: frozenset[MemoryType] = frozenset({MemoryType.cases, MemoryType.patterns})
 
 # Signals and kinds that make an entity important on first sight (seed §1.3 "结构性信号").
@@ -73,9 +71,7 @@ def retention_decisions(kept: Sequence[Candidate], dropped: Sequence[Dropped]) -
         for c in kept
     ]
     out += [
-        RetentionDecision(
-            type=c.type.value, key=c.key, text=c.text, kept=False, reason=r, confidence=c.confidence
-        )
+        RetentionDecision(type=c.type.value, key=c.key, text=c.text, kept=False, reason=r, confidence=c.confidence)
         for c, r in dropped
     ]
     return out
@@ -300,8 +296,7 @@ class EntityGate:
         need = self.cfg.freq_threshold
         return (
             False,
-            f"{name!r} seen {window_count}/{need} times in the last {self.cfg.window_turns} turns, "
-            "no other signal",
+            f"{name!r} seen {window_count}/{need} times in the last {self.cfg.window_turns} turns, no other signal",
         )
 
     def evaluate(
@@ -323,9 +318,7 @@ class EntityGate:
         """
         declared_spans = remember_spans(text) if role == "user" else []
         anchors = [c for c in kept if c.type in (MemoryType.tasks, MemoryType.decisions)]
-        anchor_texts = [
-            str(c.value.get("title") or c.value.get("decision") or c.text).casefold() for c in anchors
-        ]
+        anchor_texts = [str(c.value.get("title") or c.value.get("decision") or c.text).casefold() for c in anchors]
         anchor_texts += [str(c.value.get("topic", "")).casefold() for c in anchors if c.value.get("topic")]
         refs = references(text) if role == "user" else []
         pointed = {kind for kinds in refs for kind in kinds}
