@@ -948,5 +948,200 @@ def bench_ingest(path: str, config_path: str | None, namespace: str | None, as_j
     _emit(report, as_json, lambda r: _pairs([(str(k), v) for k, v in r.items()]))
 
 
+@bench.command("locomo")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--k", "ks", default="5,10,25", show_default=True, help="Comma-separated cut-offs for recall@k.")
+@click.option("--out", default=None, type=click.Path(dir_okay=False), help="Also write the JSON report here.")
+@common
+def bench_locomo(
+    paths: tuple[str, ...], ks: str, out: str | None, config_path: str | None, namespace: str | None, as_json: bool
+) -> None:
+    """Retrieval quality on LoCoMo conversations: graphbrain vs BM25 / dense / RRF over raw turns.
+
+    Every dialog turn is committed in order into a fresh namespace per conversation (annotations never
+    enter memory); recall@k per question category, latency and evidence tokens, side by side.
+
+    \b
+    Example:
+      graphbrain bench locomo ../shared/data/locomo-dev/26.json ../shared/data/locomo-dev/30.json
+    """
+    module = _import("graphbrain.bench.locomo", "the LoCoMo bench")
+    module.main_locomo(config_path, namespace, list(paths), [int(k) for k in ks.split(",") if k.strip()], as_json, out)
+
+
+@bench.command("scale")
+@click.option("--items", default="10000,100000", show_default=True, help="Comma-separated memory sizes.")
+@click.option("--plot", default=None, type=click.Path(dir_okay=False), help="Write a PNG growth plot here.")
+@common
+def bench_scale(items: str, plot: str | None, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Speed at scale against the physical floor (bare vector / full-text queries, the model itself).
+
+    \b
+    Example:
+      graphbrain bench scale --items 2000,10000 --plot scale.png
+    """
+    module = _import("graphbrain.bench.scale", "the scale bench")
+    module.main_scale(config_path, items, as_json, plot)
+
+
+@main.group()
+def journal() -> None:
+    """The commit journal: turns accepted while Neo4j was unreachable, written when it answers.
+
+    \b
+    Example:
+      graphbrain journal status
+      graphbrain journal replay
+    """
+
+
+@journal.command("status")
+@common
+def journal_status(config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Counts by status and every pending turn (namespace, session, turn id, attempts, last error)."""
+    with open_brain(config_path, namespace, check_schema=False) as brain:
+        status = brain.journal_status()
+    def human(st: dict[str, Any]) -> None:
+        _pairs([(k, st[k]) for k in ("pending", "done", "failed", "path")])
+        if st["pending_turns"]:
+            table(st["pending_turns"], ["id", "namespace", "session_id", "turn_id", "attempts", "last_error"])
+
+    _emit(status, as_json, human)
+
+
+@journal.command("replay")
+@common
+def journal_replay(config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Write every pending turn now, in order (fails clearly if Neo4j is still unreachable)."""
+    with open_brain(config_path, namespace) as brain:
+        results = brain.replay_journal()
+        status = brain.journal_status()
+    out = {
+        "replayed": [{"session_id": r.session_id, "turn_id": r.turn_id, "status": r.status} for r in results],
+        "pending": status["pending"],
+    }
+    _emit(out, as_json, lambda o: click.echo(f"replayed {len(o['replayed'])} turns; {o['pending']} pending"))
+
+
+@main.command()
+@common
+def reindex(config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Fill the embeddings an embedding failure left out (memory items, messages, chunks)."""
+    with open_brain(config_path, namespace) as brain:
+        report = brain.reindex()
+    _emit(report, as_json, lambda r: click.echo(f"filled {r['total']} embeddings: {r['filled']}"))
+
+
+@main.command()
+@click.option(
+    "--config",
+    "other_config",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The changed brain.yml to replay under.",
+)
+@click.option(
+    "--base-config",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The brain's own brain.yml (default: $GRAPHBRAIN_CONFIG or ./brain.yml).",
+)
+@click.option("--context-id", default=None, help="Replay one stored request.")
+@click.option("--session", default=None, help="Replay a session's stored requests.")
+@click.option("--since", default=None, help="Replay requests since this ISO date.")
+@click.option("--last", type=int, default=None, help="Replay the last N requests.")
+@click.option(
+    "--baseline",
+    type=click.Choice(["fresh", "stored"]),
+    default="fresh",
+    show_default=True,
+    help="fresh: both configs re-run now (isolates the config); stored: diff against what was served.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def replay(
+    other_config: str,
+    base_config: str | None,
+    context_id: str | None,
+    session: str | None,
+    since: str | None,
+    last: int | None,
+    baseline: str,
+    as_json: bool,
+) -> None:
+    """Re-run stored compose_context requests under another brain.yml and diff the outcome.
+
+    The graph is not changed. Shows evidence added / dropped / reordered, slot token changes, plan
+    changes and ignored fields, per request and in total.
+
+    \b
+    Example:
+      graphbrain replay --config tuned.yml --last 20
+    """
+    module = _import("graphbrain.replay", "replay")
+    try:
+        code = module.main_replay(
+            base_config,
+            other_config,
+            context_id=context_id,
+            session=session,
+            since=since,
+            last=last,
+            as_json=as_json,
+            baseline=baseline,
+        )
+    except GraphbrainError as e:
+        click.secho(f"error: {e}", fg="red", err=True)
+        sys.exit(1)
+    sys.exit(code)
+
+
+@main.command("replay-commits")
+@click.option(
+    "--config",
+    "other_config",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The changed brain.yml to re-extract under.",
+)
+@click.option(
+    "--base-config",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The brain's own brain.yml (default: $GRAPHBRAIN_CONFIG or ./brain.yml).",
+)
+@click.option("--session", required=True, help="The session whose stored turns are re-extracted.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+def replay_commits(other_config: str, base_config: str | None, session: str, as_json: bool) -> None:
+    """Re-extract a session's stored turns under another brain.yml (in a scratch namespace) and diff
+    the memory items written (type, key, status, confidence) against what is stored.
+
+    \b
+    Example:
+      graphbrain replay-commits --config stricter.yml --session s1
+    """
+    module = _import("graphbrain.replay", "replay")
+    try:
+        code = module.main_replay_commits(base_config, other_config, session, as_json)
+    except GraphbrainError as e:
+        click.secho(f"error: {e}", fg="red", err=True)
+        sys.exit(1)
+    sys.exit(code)
+
+
+@main.command()
+@click.option("--from", "src", type=click.Choice(["embedded", "neo4j"]), required=True, help="Source backend.")
+@click.option("--to", "dst", type=click.Choice(["embedded", "neo4j"]), required=True, help="Target backend.")
+@common
+def migrate(src: str, dst: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Copy a namespace between backends, verified by counts and identical retrieval on sample plans.
+
+    \b
+    Example:
+      graphbrain migrate --from embedded --to neo4j --namespace team-a
+    """
+    module = _import("graphbrain.store.migrate", "migrate")
+    sys.exit(module.main_migrate(config_path, src, dst, namespace))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
