@@ -8,6 +8,7 @@ file and the position. Commands never re-implement logic: each calls one ``Brain
 from __future__ import annotations
 
 import json
+import os
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -998,9 +999,15 @@ def journal() -> None:
 @journal.command("status")
 @common
 def journal_status(config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Counts by status and every pending turn (namespace, session, turn id, attempts, last error)."""
+    """Counts by status and every pending turn (namespace, session, turn id, attempts, last error).
+
+    \b
+    Example:
+      graphbrain journal status --json
+    """
     with open_brain(config_path, namespace, check_schema=False) as brain:
         status = brain.journal_status()
+
     def human(st: dict[str, Any]) -> None:
         _pairs([(k, st[k]) for k in ("pending", "done", "failed", "path")])
         if st["pending_turns"]:
@@ -1012,7 +1019,12 @@ def journal_status(config_path: str | None, namespace: str | None, as_json: bool
 @journal.command("replay")
 @common
 def journal_replay(config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Write every pending turn now, in order (fails clearly if Neo4j is still unreachable)."""
+    """Write every pending turn now, in order (fails clearly if Neo4j is still unreachable).
+
+    \b
+    Example:
+      graphbrain journal replay
+    """
     with open_brain(config_path, namespace) as brain:
         results = brain.replay_journal()
         status = brain.journal_status()
@@ -1026,7 +1038,12 @@ def journal_replay(config_path: str | None, namespace: str | None, as_json: bool
 @main.command()
 @common
 def reindex(config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Fill the embeddings an embedding failure left out (memory items, messages, chunks)."""
+    """Fill the embeddings an embedding failure left out (memory items, messages, chunks).
+
+    \b
+    Example:
+      graphbrain reindex --namespace team-a
+    """
     with open_brain(config_path, namespace) as brain:
         report = brain.reindex()
     _emit(report, as_json, lambda r: click.echo(f"filled {r['total']} embeddings: {r['filled']}"))
@@ -1057,6 +1074,7 @@ def reindex(config_path: str | None, namespace: str | None, as_json: bool) -> No
     show_default=True,
     help="fresh: both configs re-run now (isolates the config); stored: diff against what was served.",
 )
+@click.option("--namespace", default=None, help="Tenant scope (overrides brain.yml's namespace).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 def replay(
     other_config: str,
@@ -1066,6 +1084,7 @@ def replay(
     since: str | None,
     last: int | None,
     baseline: str,
+    namespace: str | None,
     as_json: bool,
 ) -> None:
     """Re-run stored compose_context requests under another brain.yml and diff the outcome.
@@ -1078,6 +1097,8 @@ def replay(
       graphbrain replay --config tuned.yml --last 20
     """
     module = _import("graphbrain.replay", "replay")
+    if namespace:
+        os.environ["GRAPHBRAIN_NAMESPACE"] = namespace  # the documented override, for both configs
     try:
         code = module.main_replay(
             base_config,
@@ -1110,8 +1131,11 @@ def replay(
     help="The brain's own brain.yml (default: $GRAPHBRAIN_CONFIG or ./brain.yml).",
 )
 @click.option("--session", required=True, help="The session whose stored turns are re-extracted.")
+@click.option("--namespace", default=None, help="Tenant scope (overrides brain.yml's namespace).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-def replay_commits(other_config: str, base_config: str | None, session: str, as_json: bool) -> None:
+def replay_commits(
+    other_config: str, base_config: str | None, session: str, namespace: str | None, as_json: bool
+) -> None:
     """Re-extract a session's stored turns under another brain.yml (in a scratch namespace) and diff
     the memory items written (type, key, status, confidence) against what is stored.
 
@@ -1120,6 +1144,8 @@ def replay_commits(other_config: str, base_config: str | None, session: str, as_
       graphbrain replay-commits --config stricter.yml --session s1
     """
     module = _import("graphbrain.replay", "replay")
+    if namespace:
+        os.environ["GRAPHBRAIN_NAMESPACE"] = namespace  # the documented override, for both configs
     try:
         code = module.main_replay_commits(base_config, other_config, session, as_json)
     except GraphbrainError as e:
