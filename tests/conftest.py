@@ -1,4 +1,4 @@
-"""Test fixtures: a real database, never a mock — Neo4j, the embedded FalkorDB, or both.
+"""Test fixtures: a real database server for every test — Neo4j, the embedded FalkorDB, or both.
 
 ``GRAPHBRAIN_TEST_BACKENDS`` (comma-separated: ``neo4j``, ``embedded``; default ``neo4j``) says which
 backends the storage tests run on; with more than one, every test that takes ``brain`` or
