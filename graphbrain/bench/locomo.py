@@ -1,0 +1,667 @@
+"""Retrieval quality on LoCoMo, graphbrain beside flat baselines, in one run.
+
+    report = run_locomo(lambda: Brain.from_config("brain.yml"), ["26.json", "30.json"], ks=(5, 10, 25))
+    print(format_locomo(report))            # graphbrain.bench.report
+
+What goes into memory, and how (the choices, so that anyone can check them):
+
+- **Only the dialog.** Per turn: ``speaker``, ``dia_id``, ``text`` and, when a photo was shared, its
+  ``blip_caption``, appended to the text as ``" [image: <caption>]"``. Never ``events_session_N``,
+  ``observation``/``session_summary``, ``qa`` answers or evidence, nor a photo's ``query`` (the search
+  phrase the annotators used to find it) or ``img_url``.
+- **One LoCoMo dialog turn = one ``commit_turn``** with a single message: ``turn_id`` and
+  ``message_id`` are the ``dia_id``, ``at`` is the session's ``date_time`` (no zone in the data: read as
+  UTC), ``name`` is the speaker. Both speakers are ``role: user``: LoCoMo is two people talking, neither
+  is an assistant, and graphbrain's retention gate treats what an assistant says as weaker evidence
+  than what a user says — the questions ask about both speakers alike. (A consequence worth knowing:
+  two speakers' preferences with the same key supersede each other, as one user's would.)
+- **One LoCoMo session = one graphbrain session** (``<sample_id>:session_<N>``), committed in order.
+- Each conversation gets a fresh namespace ``<prefix>-<sample_id>-<digest>`` (the digest hashes the
+  turns as committed, so changed input never reuses old data); it is deleted first, and afterwards
+  unless ``keep``.
+
+What is asked, per question (``question`` and ``category`` only; the answer is never read):
+
+- ``graphbrain-compose``: ``Composer.compose`` on a session of its own (``<sample_id>:questions``, no
+  turns: no recent turns or working summary leak the dialog in) with ``now`` = the last session's date
+  + 1 day, so "last week" means the conversation's last week. Its ranked ``evidence`` is the list
+  scored; it holds at most ``policies.composition.evidence_max_items`` items, so recall@k for a larger k
+  is recall at that many.
+- ``graphbrain-retrieve``: ``brain.retrieve`` with exact + semantic + relational queries of the
+  question, ``scope: [memory, turns]``, ``top_k`` = the largest k and each mode's quota at ``top_k``
+  (the default quotas would cap recall at large k, which is a budget choice and not retrieval).
+- The baselines (``graphbrain.bench.baselines``) rank the same turn texts.
+
+Mapping to dialog ids: a turn (message) hit maps through its ``ref.message_id``; a memory item through
+its ``source_message_id`` (or ``source_turn_id``), read by one batched ``bench/memory_sources`` query per
+question for the items not seen before. An id outside the conversation maps to nothing. recall@k counts
+the first k *items* (two items from one turn take two places): ``graphbrain.bench.scoring``.
+
+Evidence ids are normalised (``scoring.normalise_evidence``): ``"D8:6; D9:17"`` is two ids; an id that
+names no turn is dropped and listed in the report; a question left without evidence is not scored.
+Category 5 (adversarial) is reported but, as in LoCoMo, not part of "overall" (1–4).
+
+Timings (never part of the determinism claim): ingest ms per turn (``commit_turn`` wall time, and the
+share inside the embedding model), compose / retrieve / baseline latency p50 / p95 (the dense baseline
+includes embedding the question). Evidence tokens use graphbrain's estimate counter
+(``graphbrain.compose.tokens.EstimateCounter``) on the evidence texts; for compose also the rendered
+evidence slot (labels, titles, URIs) and the whole package, which is what the agent pays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from graphbrain.bench.baselines import RRF_K, BM25Baseline, DenseBaseline, rrf
+from graphbrain.bench.ingest_bench import TimedEmbedder
+from graphbrain.bench.scoring import (
+    ANSWERABLE,
+    CATEGORY_NAMES,
+    QuestionScore,
+    aggregate,
+    mean,
+    normalise_dia_ids,
+    normalise_evidence,
+    ratio,
+    recall_by_k,
+    summarise_latencies,
+)
+from graphbrain.compose.tokens import EstimateCounter
+from graphbrain.contracts import ContextPackage, EvidencePack
+from graphbrain.nlp import entity_candidates
+
+if TYPE_CHECKING:
+    from graphbrain.brain import Brain
+    from graphbrain.store import Store
+
+__all__ = [
+    "BASELINE_SYSTEMS",
+    "GRAPHBRAIN_SYSTEMS",
+    "Conversation",
+    "DialogTurn",
+    "Question",
+    "delete_namespace",
+    "load_conversation",
+    "main_locomo",
+    "namespace_counts",
+    "parse_session_time",
+    "retrieve_plan",
+    "run_locomo",
+    "timed_embedder",
+]
+
+GRAPHBRAIN_SYSTEMS = ("graphbrain-compose", "graphbrain-retrieve")
+BASELINE_SYSTEMS = ("bm25", "dense", "hybrid-rrf")
+SYSTEMS = GRAPHBRAIN_SYSTEMS + BASELINE_SYSTEMS
+# Whose ingest figures a system reports: both graphbrain systems read what commit_turn wrote.
+INGEST_KEY = {"graphbrain-compose": "graphbrain", "graphbrain-retrieve": "graphbrain"} | {
+    b: b for b in BASELINE_SYSTEMS
+}
+DEFAULT_KS = (5, 10, 25)
+RETRIEVE_MODES = ("exact", "semantic", "relational")
+SESSION_TIME_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"
+DELETE_BATCH = 5000
+_SESSION_KEY = re.compile(r"^session_(\d+)$")
+_SAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
+
+Progress = Callable[[str], None]
+
+
+# =================================================================================== shared helpers
+def delete_namespace(store: Store, namespace: str, batch: int = DELETE_BATCH) -> int:
+    """Delete every node of ``namespace`` in transactions of ``batch`` nodes; returns how many."""
+    total = 0
+    while True:
+        rows = store.run("bench/delete_namespace", {"namespace": namespace, "batch": batch}, write=True)
+        deleted = int(rows[0]["deleted"]) if rows else 0
+        total += deleted
+        if deleted < batch:
+            return total
+
+
+def namespace_counts(store: Store, namespace: str) -> dict[str, int]:
+    rows = store.run("bench/namespace_counts", {"namespace": namespace})
+    return {k: int(v) for k, v in (rows[0] if rows else {}).items()}
+
+
+@contextmanager
+def timed_embedder(brain: Brain) -> Iterator[TimedEmbedder]:
+    """Route every embedder call of ``brain`` (commit, retrieve, compose) through a timer, then restore.
+
+    ``Brain.embedder`` is a cached property, so the timer takes its place in the instance dictionary;
+    it forwards to the same loaded model.
+    """
+    inner = brain.embedder
+    timed = TimedEmbedder(inner)
+    state = vars(brain)
+    had = "embedder" in state
+    previous = state.get("embedder")
+    state["embedder"] = timed
+    try:
+        yield timed
+    finally:
+        if had:
+            state["embedder"] = previous
+        else:
+            state.pop("embedder", None)
+
+
+def warm_up_models(brain: Brain) -> float:
+    """Load the embedding model and the language pipelines before any clock starts; returns seconds."""
+    t0 = time.perf_counter()
+    brain.embedder.embed(["warm-up"])
+    entity_candidates("Warm up: Ada Lovelace met Charles Babbage in London.", "en", cfg=brain.config.nlp)
+    entity_candidates("预热中文分词：北京的陈静在 Neo4j 团队。", "zh", cfg=brain.config.nlp)
+    return time.perf_counter() - t0
+
+
+def _ms(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000.0
+
+
+# =================================================================================== the data
+@dataclass(frozen=True)
+class DialogTurn:
+    dia_id: str
+    session: int
+    speaker: str
+    content: str  # the text, plus " [image: caption]" when a photo was shared
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Question:
+    index: int
+    text: str
+    category: int
+    evidence: tuple[str, ...]
+    dropped_evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    path: str
+    speaker_a: str
+    speaker_b: str
+    turns: tuple[DialogTurn, ...]
+    questions: tuple[Question, ...]
+    digest: str
+
+    @property
+    def sessions(self) -> list[int]:
+        return sorted({t.session for t in self.turns})
+
+    @property
+    def dia_ids(self) -> frozenset[str]:
+        return frozenset(t.dia_id for t in self.turns)
+
+    @property
+    def question_time(self) -> datetime:
+        """The conversation's "now" for questions: its last session's date + 1 day."""
+        return max(t.at for t in self.turns) + timedelta(days=1)
+
+    def namespace(self, prefix: str) -> str:
+        return f"{prefix}-{self.sample_id}-{self.digest[:8]}"
+
+    def session_id(self, session: int) -> str:
+        return f"{self.sample_id}:session_{session}"
+
+    @property
+    def questions_session_id(self) -> str:
+        return f"{self.sample_id}:questions"
+
+
+def parse_session_time(value: str) -> datetime:
+    """LoCoMo's ``"1:56 pm on 8 May, 2023"`` as an aware UTC datetime (the data names no zone)."""
+    cleaned = " ".join(str(value).split())
+    return datetime.strptime(cleaned, SESSION_TIME_FORMAT).replace(tzinfo=UTC)
+
+
+def _dia_id(raw: str) -> str:
+    found = normalise_dia_ids(raw)
+    return found[0] if len(found) == 1 else str(raw).strip()
+
+
+def load_conversation(path: str | PathLike[str]) -> Conversation:
+    """Read one LoCoMo conversation file: the dialog turns (only what may enter memory) and the questions."""
+    file = Path(path)
+    data = json.loads(file.read_text(encoding="utf-8"))
+    # locomo10.json nests the dialog under "conversation"; the per-conversation files are flat.
+    dialog: Mapping[str, Any] = data.get("conversation", data)
+    sample_id = _SAFE.sub("-", str(data.get("sample_id") or file.stem)).strip("-") or "conv"
+    sessions = sorted(
+        int(m.group(1)) for key, value in dialog.items() if (m := _SESSION_KEY.match(key)) and isinstance(value, list)
+    )
+    turns: list[DialogTurn] = []
+    for n in sessions:
+        at = parse_session_time(dialog[f"session_{n}_date_time"])
+        for raw in dialog[f"session_{n}"]:
+            text = str(raw.get("text") or "")
+            caption = raw.get("blip_caption")
+            if caption:
+                text = f"{text} [image: {caption}]" if text else f"[image: {caption}]"
+            turns.append(
+                DialogTurn(
+                    dia_id=_dia_id(str(raw["dia_id"])),
+                    session=n,
+                    speaker=str(raw.get("speaker") or ""),
+                    content=text,
+                    at=at,
+                )
+            )
+    known = {t.dia_id for t in turns}
+    questions: list[Question] = []
+    for i, qa in enumerate(data.get("qa") or []):
+        evidence, dropped = normalise_evidence([str(e) for e in qa.get("evidence") or []], known)
+        questions.append(
+            Question(
+                index=i,
+                text=str(qa["question"]),
+                category=int(qa["category"]),
+                evidence=tuple(evidence),
+                dropped_evidence=tuple(dropped),
+            )
+        )
+    blob = json.dumps(
+        [[t.dia_id, t.session, t.speaker, t.content, t.at.isoformat()] for t in turns], ensure_ascii=False
+    )
+    return Conversation(
+        sample_id=sample_id,
+        path=str(file),
+        speaker_a=str(dialog.get("speaker_a") or ""),
+        speaker_b=str(dialog.get("speaker_b") or ""),
+        turns=tuple(turns),
+        questions=tuple(questions),
+        digest=hashlib.sha256(blob.encode("utf-8")).hexdigest(),
+    )
+
+
+def turn_events(turn: DialogTurn, namespace: str) -> dict[str, Any]:
+    """The TurnEvents of one LoCoMo dialog turn (see the module docstring for the mapping)."""
+    return {
+        "turn_id": turn.dia_id,
+        "at": turn.at,
+        "namespace": namespace,
+        "messages": [{"message_id": turn.dia_id, "role": "user", "name": turn.speaker, "content": turn.content}],
+    }
+
+
+def retrieve_plan(question: str, top_k: int) -> dict[str, Any]:
+    """The memory-only plan: exact + semantic + relational of the question, over memory items and turns."""
+    return {
+        "version": "0.1",
+        "queries": [{"text": question, "mode": mode} for mode in RETRIEVE_MODES],
+        "global_filters": {"scope": ["memory", "turns"]},
+        "budget": {"top_k": top_k, "per_mode_k": {mode: top_k for mode in RETRIEVE_MODES}},
+    }
+
+
+# =================================================================================== mapping
+class _SourceMap:
+    """Memory item id → dialog id, read from the graph in one batched query per question (cached)."""
+
+    def __init__(self, store: Store, namespace: str, known: frozenset[str]) -> None:
+        self.store = store
+        self.namespace = namespace
+        self.known = known
+        self.cache: dict[str, str | None] = {}
+        self.queries = 0
+
+    def _known(self, *candidates: Any) -> str | None:
+        for c in candidates:
+            if isinstance(c, str) and c in self.known:
+                return c
+        return None
+
+    def load(self, memory_ids: Sequence[str]) -> None:
+        missing = sorted({m for m in memory_ids if m not in self.cache})
+        if not missing:
+            return
+        self.queries += 1
+        rows = self.store.run("bench/memory_sources", {"namespace": self.namespace, "ids": missing})
+        for row in rows:
+            self.cache[row["id"]] = self._known(row.get("message_id"), row.get("turn_id"))
+        for m in missing:
+            self.cache.setdefault(m, None)
+
+    def dialog_id(self, ref: Mapping[str, Any]) -> str | None:
+        memory_id = ref.get("memory_item_id")
+        if memory_id:
+            return self.cache.get(memory_id)
+        return self._known(ref.get("message_id"), ref.get("turn_id"))
+
+
+def _package_refs(package: ContextPackage) -> list[dict[str, Any]]:
+    return [ev.ref.model_dump() for ev in package.evidence]
+
+
+def _pack_refs(pack: EvidencePack) -> list[dict[str, Any]]:
+    return [dict(ev.ref) for ev in pack.evidences]
+
+
+# =================================================================================== the run
+@dataclass
+class _SystemRun:
+    """What one system produced for one question."""
+
+    ids: list[str | None]
+    latency_ms: float
+    tokens: dict[str, int]
+
+
+def run_locomo(
+    brain_factory: Callable[[], Brain],
+    paths: Sequence[str | PathLike[str]],
+    ks: Sequence[int] = DEFAULT_KS,
+    *,
+    namespace_prefix: str = "locomo",
+    keep: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Run the LoCoMo retrieval benchmark on ``paths`` (see the module docstring); returns the report."""
+    ks = sorted({int(k) for k in ks})
+    if not ks or ks[0] <= 0:
+        raise ValueError("ks must be positive integers")
+    if not paths:
+        raise ValueError("no LoCoMo file given")
+    prefix = _SAFE.sub("-", namespace_prefix).strip("-") or "locomo"
+    conversations = [load_conversation(p) for p in paths]
+    say = progress or (lambda _msg: None)
+    brain = brain_factory()
+    try:
+        load_s = warm_up_models(brain)
+        runs = [_run_conversation(brain, conv, ks, prefix, keep, say) for conv in conversations]
+        comp = brain.config.policies.composition
+        settings = {
+            "speakers": "both speakers as role 'user', name = speaker",
+            "turn": "one dialog turn = one commit_turn with one message; turn_id = message_id = dia_id",
+            "session": "one LoCoMo session = one graphbrain session '<sample_id>:session_<N>'",
+            "at": "the session's date_time, read as UTC",
+            "images": "blip_caption appended as ' [image: <caption>]'",
+            "compose": "Composer.compose on '<sample_id>:questions' (no turns), now = last session + 1 day",
+            "compose_evidence_max_items": comp.evidence_max_items,
+            "compose_token_limit": comp.token_limit,
+            "retrieve_plan": retrieve_plan("<question>", ks[-1]),
+            "rrf_k": RRF_K,
+            "bm25": "rank_bm25.BM25Okapi (k1 1.5, b 0.75) over graphbrain.nlp.tokenize; matching turns only",
+            "token_counter": EstimateCounter.name,
+            "embedding_model": brain.embedder.name,
+            "embedding_dimension": brain.embedder.dim,
+            "config_fingerprint": brain.config.fingerprint(),
+            "model_load_s": round(load_s, 3),
+        }
+    finally:
+        brain.close()
+    return _report(runs, ks, settings)
+
+
+def _run_conversation(
+    brain: Brain, conv: Conversation, ks: list[int], prefix: str, keep: bool, say: Progress
+) -> dict[str, Any]:
+    ns = conv.namespace(prefix)
+    removed = delete_namespace(brain.store, ns)
+    say(f"{conv.sample_id}: namespace {ns} (removed {removed} old nodes); committing {len(conv.turns)} turns")
+    counter = EstimateCounter()
+    top_k = ks[-1]
+
+    with timed_embedder(brain) as timed:
+        commit_ms: list[float] = []
+        model_ms: list[float] = []
+        written = 0
+        t_ingest = time.perf_counter()
+        for i, turn in enumerate(conv.turns, start=1):
+            before = timed.seconds
+            t0 = time.perf_counter()
+            result = brain.commit_turn(conv.session_id(turn.session), turn_events(turn, ns))
+            commit_ms.append(_ms(t0))
+            model_ms.append((timed.seconds - before) * 1000.0)
+            written += sum(1 for w in result.memory_written if w.action in ("created", "updated", "versioned"))
+            if i % 100 == 0:
+                say(f"{conv.sample_id}: {i}/{len(conv.turns)} turns")
+        ingest_s = time.perf_counter() - t_ingest
+    counts = namespace_counts(brain.store, ns)
+
+    docs = [(t.dia_id, t.content) for t in conv.turns]
+    text_of = dict(docs)
+    bm25 = BM25Baseline(docs)
+    dense = DenseBaseline(docs, brain.embedder)
+
+    from graphbrain.compose.composer import Composer
+
+    composer = Composer(brain)
+    now = conv.question_time
+    sources = _SourceMap(brain.store, ns, conv.dia_ids)
+    # One untimed question first: the server compiles each query plan once.
+    composer.compose(conv.questions_session_id, "warm-up question?", namespace=ns, now=now)
+    brain.retrieve(retrieve_plan("warm-up question?", top_k), namespace=ns)
+
+    say(f"{conv.sample_id}: {len(conv.questions)} questions")
+    questions: list[dict[str, Any]] = []
+    for q in conv.questions:
+        t0 = time.perf_counter()
+        package = composer.compose(conv.questions_session_id, q.text, namespace=ns, now=now)
+        compose_ms = _ms(t0)
+        t0 = time.perf_counter()
+        pack = brain.retrieve(retrieve_plan(q.text, top_k), namespace=ns)
+        retrieve_ms = _ms(t0)
+        compose_refs, pack_refs = _package_refs(package), _pack_refs(pack)
+        sources.load([r["memory_item_id"] for r in compose_refs + pack_refs if r.get("memory_item_id")])
+
+        snippets = [ev.snippet for ev in package.evidence]
+        by_slot = package.constraints.token_budget.by_slot
+        runs: dict[str, _SystemRun] = {
+            "graphbrain-compose": _SystemRun(
+                ids=[sources.dialog_id(r) for r in compose_refs],
+                latency_ms=compose_ms,
+                tokens={
+                    "evidence": counter.count("\n\n".join(snippets)),
+                    "evidence_slot": int(by_slot.get("evidence", 0)),
+                    "package": int(package.constraints.token_budget.used_estimate),
+                },
+            ),
+            "graphbrain-retrieve": _SystemRun(
+                ids=[sources.dialog_id(r) for r in pack_refs],
+                latency_ms=retrieve_ms,
+                tokens={f"@{k}": counter.count("\n\n".join(ev.snippet for ev in pack.evidences[:k])) for k in ks},
+            ),
+        }
+        t0 = time.perf_counter()
+        bm25_ranking = bm25.rank(q.text)
+        bm25_ms = _ms(t0)
+        t0 = time.perf_counter()
+        dense_ranking = dense.rank(q.text)
+        dense_ms = _ms(t0)
+        t0 = time.perf_counter()
+        hybrid_ranking = rrf([bm25_ranking, dense_ranking])
+        hybrid_ms = bm25_ms + dense_ms + _ms(t0)
+        for name, ranking, ms in (
+            ("bm25", bm25_ranking, bm25_ms),
+            ("dense", dense_ranking, dense_ms),
+            ("hybrid-rrf", hybrid_ranking, hybrid_ms),
+        ):
+            runs[name] = _SystemRun(
+                ids=list(ranking[:top_k]),
+                latency_ms=ms,
+                tokens={f"@{k}": counter.count("\n\n".join(text_of[d] for d in ranking[:k])) for k in ks},
+            )
+        system_records: dict[str, dict[str, Any]] = {
+            name: {
+                "recall": recall_by_k(run.ids, q.evidence, ks),
+                "ids": run.ids[:top_k],
+                "latency_ms": round(run.latency_ms, 2),
+                "tokens": run.tokens,
+            }
+            for name, run in runs.items()
+        }
+        system_records["graphbrain-compose"]["steps_ms"] = dict(package.debug.timings_ms)
+        questions.append(
+            {
+                "sample_id": conv.sample_id,
+                "index": q.index,
+                "category": q.category,
+                "question": q.text,
+                "evidence": list(q.evidence),
+                "dropped_evidence": list(q.dropped_evidence),
+                "systems": system_records,
+            }
+        )
+    if not keep:
+        delete_namespace(brain.store, ns)
+    n_turns = len(conv.turns)
+    model_total = sum(model_ms)
+    return {
+        "sample_id": conv.sample_id,
+        "path": conv.path,
+        "namespace": ns,
+        "kept": keep,
+        "speakers": [conv.speaker_a, conv.speaker_b],
+        "sessions": len(conv.sessions),
+        "turns": n_turns,
+        "questions": len(conv.questions),
+        "scored": sum(1 for q in conv.questions if q.evidence),
+        "unscored": [q.index for q in conv.questions if not q.evidence],
+        "dropped_evidence": [
+            {"index": q.index, "raw": list(q.dropped_evidence)} for q in conv.questions if q.dropped_evidence
+        ],
+        "question_time": now.isoformat(),
+        "graph": counts,
+        "memory_items_written": written,
+        "memory_lookups": sources.queries,
+        "ingest": {
+            "graphbrain": {
+                "ms_per_turn": round(ingest_s * 1000.0 / n_turns, 2) if n_turns else None,
+                "commit_ms": summarise_latencies(commit_ms),
+                "model_share": round(model_total / sum(commit_ms), 3) if commit_ms and sum(commit_ms) else None,
+                "outside_model_ms": summarise_latencies([c - m for c, m in zip(commit_ms, model_ms, strict=True)]),
+            },
+            "bm25": {"ms_per_turn": round(bm25.build_s * 1000.0 / n_turns, 3) if n_turns else None},
+            "dense": {"ms_per_turn": round(dense.build_s * 1000.0 / n_turns, 3) if n_turns else None},
+            "hybrid-rrf": {
+                "ms_per_turn": round((bm25.build_s + dense.build_s) * 1000.0 / n_turns, 3) if n_turns else None
+            },
+        },
+        "results": questions,
+    }
+
+
+# =================================================================================== the report
+def _scores(questions: Sequence[Mapping[str, Any]], system: str) -> list[QuestionScore]:
+    out = []
+    for q in questions:
+        recall = q["systems"][system]["recall"]
+        out.append(QuestionScore(category=int(q["category"]), recall=recall))
+    return out
+
+
+def _token_means(questions: Sequence[Mapping[str, Any]], system: str) -> dict[str, float | None]:
+    keys = sorted({k for q in questions for k in q["systems"][system]["tokens"]})
+    out: dict[str, float | None] = {}
+    for key in keys:
+        m = mean(float(q["systems"][system]["tokens"][key]) for q in questions)
+        out[key] = None if m is None else round(m, 1)
+    return out
+
+
+def _report(runs: list[dict[str, Any]], ks: list[int], settings: dict[str, Any]) -> dict[str, Any]:
+    questions = [q for run in runs for q in run["results"]]
+    systems: dict[str, Any] = {}
+    for name in SYSTEMS:
+        per_turn = [run["ingest"][INGEST_KEY[name]] for run in runs]
+        turns = sum(run["turns"] for run in runs)
+        ingest_ms = (
+            sum((p["ms_per_turn"] or 0.0) * run["turns"] for p, run in zip(per_turn, runs, strict=True)) / turns
+            if turns
+            else None
+        )
+        systems[name] = {
+            "kind": "graphbrain" if name in GRAPHBRAIN_SYSTEMS else "baseline",
+            "recall": aggregate(_scores(questions, name), ks),
+            "latency_ms": summarise_latencies(q["systems"][name]["latency_ms"] for q in questions),
+            "evidence_tokens": _token_means(questions, name),
+            "ingest_ms_per_turn": None if ingest_ms is None else round(ingest_ms, 3),
+            "per_conversation": {
+                run["sample_id"]: aggregate(_scores(run["results"], name), ks)["overall"] for run in runs
+            },
+        }
+    rows = sorted({row for name in SYSTEMS for row in systems[name]["recall"]}, key=_row_order)
+    best: dict[str, dict[str, str | None]] = {}
+    ratios: dict[str, dict[str, dict[str, float | None]]] = {name: {} for name in GRAPHBRAIN_SYSTEMS}
+    for row in rows:
+        best[row] = {}
+        for k in ks:
+            col = f"r@{k}"
+            candidates = [
+                (systems[b]["recall"].get(row, {}).get(col), b)
+                for b in BASELINE_SYSTEMS
+                if systems[b]["recall"].get(row, {}).get(col) is not None
+            ]
+            top = max(candidates, key=lambda c: (c[0], -BASELINE_SYSTEMS.index(c[1])), default=None)
+            best[row][col] = top[1] if top else None
+            for name in GRAPHBRAIN_SYSTEMS:
+                value = systems[name]["recall"].get(row, {}).get(col)
+                r = ratio(value, top[0] if top else None)
+                ratios[name].setdefault(row, {})[col] = None if r is None else round(r, 3)
+    return {
+        "benchmark": "locomo",
+        "ks": ks,
+        "categories": {str(c): n for c, n in CATEGORY_NAMES.items()},
+        "overall_categories": list(ANSWERABLE),
+        "settings": settings,
+        "conversations": [{k: v for k, v in run.items() if k != "results"} for run in runs],
+        "systems": systems,
+        "best_baseline": best,
+        "ratio_to_best_baseline": ratios,
+        "questions": questions,
+    }
+
+
+def _row_order(row: str) -> tuple[int, str]:
+    return (99, row) if not row.isdigit() else (int(row), row)
+
+
+# =================================================================================== entry point
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def main_locomo(
+    config_path: str | None,
+    namespace: str | None,
+    paths: Sequence[str],
+    ks: Sequence[int] = DEFAULT_KS,
+    as_json: bool = False,
+    out: str | None = None,
+) -> dict[str, Any]:
+    """``graphbrain bench locomo PATH... [--k 5,10,25] [--json] [--out FILE]``: run, print, return.
+
+    ``namespace`` (the CLI's ``--namespace``) is the prefix of the per-conversation namespaces
+    (default ``locomo``). The table (or the JSON with ``as_json``) goes to stdout, progress to stderr;
+    ``out`` also writes the full JSON report (every question, every system's top-k ids) to a file.
+    """
+    from graphbrain.bench.report import format_locomo, to_json, write_json
+    from graphbrain.brain import Brain
+
+    report = run_locomo(
+        lambda: Brain.from_config(config_path),
+        paths,
+        ks,
+        namespace_prefix=namespace or "locomo",
+        progress=_stderr,
+    )
+    print(to_json(report) if as_json else format_locomo(report))
+    if out:
+        write_json(report, out)
+        _stderr(f"wrote {out}")
+    return report

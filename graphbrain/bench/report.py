@@ -1,0 +1,221 @@
+"""Plain-text tables and JSON for the benchmark reports (``locomo`` and ``scale``).
+
+    print(format_locomo(report))
+    write_json(report, "locomo.json")
+
+Tables are monospace text with right-aligned numbers; a missing figure prints as ``-``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+__all__ = ["format_locomo", "format_scale", "table", "to_json", "write_json"]
+
+
+def to_json(report: Mapping[str, Any]) -> str:
+    return json.dumps(report, ensure_ascii=False, indent=2, default=str)
+
+
+def write_json(report: Mapping[str, Any], path: str | PathLike[str]) -> None:
+    file = Path(path)
+    if file.parent and not file.parent.exists():
+        file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(to_json(report) + "\n", encoding="utf-8")
+
+
+def _cell(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, digits: int = 3) -> str:
+    """A text table: the first column left-aligned, the others right-aligned."""
+    cells = [[_cell(v, digits) for v in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in cells:
+        for i, c in enumerate(row):
+            widths[i] = max(widths[i], len(c))
+
+    def line(values: Sequence[str]) -> str:
+        parts = [values[0].ljust(widths[0])] + [v.rjust(widths[i]) for i, v in enumerate(values[1:], start=1)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(list(headers)), line(["-" * w for w in widths])]
+    out += [line(row) for row in cells]
+    return "\n".join(out)
+
+
+# =================================================================================== LoCoMo
+def format_locomo(report: Mapping[str, Any]) -> str:
+    ks: list[int] = list(report["ks"])
+    systems: Mapping[str, Any] = report["systems"]
+    names = list(systems)
+    graphbrain = [n for n in names if systems[n]["kind"] == "graphbrain"]
+    cats: Mapping[str, str] = report["categories"]
+    convs = report["conversations"]
+    settings = report["settings"]
+    first = systems[names[0]]["recall"]
+    rows_order = [r for r in list(cats) if r in first] + ["overall"]
+
+    out: list[str] = []
+    n_q = sum(c["questions"] for c in convs)
+    n_scored = sum(c["scored"] for c in convs)
+    out.append(
+        f"LoCoMo retrieval: {len(convs)} conversation(s), {sum(c['turns'] for c in convs)} turns, "
+        f"{n_q} questions ({n_scored} with evidence); embedding {settings['embedding_model']}"
+    )
+    for c in convs:
+        dropped = ", ".join(f"q{d['index']}: {'; '.join(d['raw'])}" for d in c["dropped_evidence"]) or "none"
+        graph = c.get("graph") or {}
+        out.append(
+            f"  {c['sample_id']}: {c['sessions']} sessions, {c['turns']} turns, {c['questions']} questions; "
+            f"memory items {graph.get('memory_items', '-')}, entities {graph.get('entities', '-')}; "
+            f"evidence repaired/dropped: {dropped}; unscored: {c['unscored'] or 'none'}"
+        )
+    out.append("")
+
+    for k in ks:
+        col = f"r@{k}"
+        headers = ["recall@" + str(k)] + [
+            f"{cats.get(r, 'overall 1-4')} (n={first.get(r, {}).get('n', 0)})" for r in rows_order
+        ]
+        rows: list[list[Any]] = []
+        for name in names:
+            rec = systems[name]["recall"]
+            rows.append([name] + [rec.get(r, {}).get(col) for r in rows_order])
+        best = report["best_baseline"]
+        rows.append(["best baseline"] + [best.get(r, {}).get(col) for r in rows_order])
+        for name in graphbrain:
+            ratios = report["ratio_to_best_baseline"][name]
+            rows.append([f"{name} / best"] + [ratios.get(r, {}).get(col) for r in rows_order])
+        out.append(table(headers, rows))
+        out.append("")
+
+    per_conv = sorted({s for n in names for s in systems[n]["per_conversation"]})
+    if len(per_conv) > 1:
+        headers = ["overall 1-4 per conversation"] + [f"{s} r@{k}" for s in per_conv for k in ks]
+        rows = [
+            [name] + [systems[name]["per_conversation"][s].get(f"r@{k}") for s in per_conv for k in ks]
+            for name in names
+        ]
+        out.append(table(headers, rows))
+        out.append("")
+
+    token_keys = [f"@{k}" for k in ks]
+    headers = [
+        "cost",
+        "ingest ms/turn",
+        "latency p50 ms",
+        "latency p95 ms",
+        *[f"evidence tok {k}" for k in token_keys],
+    ]
+    rows = []
+    for name in names:
+        s = systems[name]
+        tokens = s["evidence_tokens"]
+        # compose: one selection of its own, whatever k
+        tok = [tokens["evidence"]] * len(token_keys) if "evidence" in tokens else [tokens.get(k) for k in token_keys]
+        rows.append([name, s["ingest_ms_per_turn"], s["latency_ms"]["p50"], s["latency_ms"]["p95"], *tok])
+    out.append(table(headers, rows, digits=1))
+    compose = systems.get("graphbrain-compose")
+    if compose:
+        t = compose["evidence_tokens"]
+        out.append(
+            f"graphbrain-compose returns at most {settings['compose_evidence_max_items']} evidence items "
+            f"(its recall@k for larger k is recall at that many); per question: evidence text "
+            f"{_cell(t.get('evidence'), 1)} tokens, rendered evidence slot {_cell(t.get('evidence_slot'), 1)}, "
+            f"whole package {_cell(t.get('package'), 1)} (estimate counter)."
+        )
+    for c in convs:
+        g = c["ingest"]["graphbrain"]
+        out.append(
+            f"{c['sample_id']} commit_turn: p50 {_cell(g['commit_ms']['p50'], 1)} ms, "
+            f"p95 {_cell(g['commit_ms']['p95'], 1)} ms, model share {_cell(g['model_share'], 2)}"
+        )
+    return "\n".join(out)
+
+
+# =================================================================================== scale
+def format_scale(report: Mapping[str, Any]) -> str:
+    sizes: list[Mapping[str, Any]] = report["sizes"]
+    out: list[str] = []
+    out.append(
+        f"graphbrain at scale: embedding {report['settings']['embedding_model']}, "
+        f"{report['settings']['samples']} samples per figure, seed {report['settings']['seed']}"
+    )
+    headers = ["data", *[_size_label(s) for s in sizes]]
+    rows: list[list[Any]] = [
+        ["memory items", *[s["graph"].get("memory_items") for s in sizes]],
+        ["messages", *[s["graph"].get("messages") for s in sizes]],
+        ["turns", *[s["graph"].get("turns") for s in sizes]],
+        ["entities", *[s["graph"].get("entities") for s in sizes]],
+        ["bulk load s (cumulative)", *[s["load"]["cumulative_s"] for s in sizes]],
+    ]
+    out.append(table(headers, rows, digits=1))
+    out.append("")
+
+    headers = ["p50 ms (p95) [x floor]", *[_size_label(s) for s in sizes]]
+    rows = []
+    for key, label in report["figure_labels"].items():
+        row: list[Any] = [label]
+        for s in sizes:
+            fig = s["figures"].get(key)
+            row.append(_figure_cell(fig))
+        rows.append(row)
+    out.append(table(headers, rows))
+    out.append("")
+
+    headers = ["floor p50 ms (p95)", *[_size_label(s) for s in sizes]]
+    rows = []
+    for key, label in report["floor_labels"].items():
+        rows.append([label, *[_figure_cell(s["floors"].get(key)) for s in sizes]])
+    out.append(table(headers, rows))
+    out.append("")
+
+    headers = ["throughput", *[_size_label(s) for s in sizes]]
+    rows = [
+        ["model texts/s (batch)", *[s["floors"]["model_batch"]["texts_per_s"] for s in sizes]],
+        ["ingest chunks/s", *[s["ingest"].get("chunks_per_s") for s in sizes]],
+        ["ingest / model (x)", *[s["ingest"].get("ratio_to_model") for s in sizes]],
+        ["ingest model share", *[s["ingest"].get("embed_share") for s in sizes]],
+        ["commit share outside model", *[s["figures"]["commit_turn"].get("outside_model_share") for s in sizes]],
+    ]
+    out.append(table(headers, rows, digits=2))
+    out.append("")
+
+    headers = ["compose step share", *[_size_label(s) for s in sizes]]
+    steps = sorted({k for s in sizes for k in s["figures"]["compose_context"].get("step_share", {})})
+    rows = [[step, *[s["figures"]["compose_context"].get("step_share", {}).get(step) for s in sizes]] for step in steps]
+    out.append(table(headers, rows, digits=2))
+    if report.get("plot"):
+        out.append("")
+        out.append(f"plot: {report['plot']}")
+    for note in report.get("notes", []):
+        out.append(f"note: {note}")
+    return "\n".join(out)
+
+
+def _size_label(size: Mapping[str, Any]) -> str:
+    return f"{size['target_items']:,} items"
+
+
+def _figure_cell(fig: Mapping[str, Any] | None) -> str:
+    if not fig:
+        return "-"
+    p50, p95, x = fig.get("p50"), fig.get("p95"), fig.get("x_floor")
+    text = f"{_cell(p50, 1)} ({_cell(p95, 1)})"
+    if x is not None:
+        text += f" [{x:.1f}x]"
+    return text
