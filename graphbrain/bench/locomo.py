@@ -111,7 +111,7 @@ INGEST_KEY = {"graphbrain-compose": "graphbrain", "graphbrain-retrieve": "graphb
 DEFAULT_KS = (5, 10, 25)
 RETRIEVE_MODES = ("exact", "semantic", "relational")
 SESSION_TIME_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"
-DELETE_BATCH = 5000
+DELETE_BATCH = 10_000
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _SAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 
@@ -120,14 +120,22 @@ Progress = Callable[[str], None]
 
 # =================================================================================== shared helpers
 def delete_namespace(store: Store, namespace: str, batch: int = DELETE_BATCH) -> int:
-    """Delete every node of ``namespace`` in transactions of ``batch`` nodes; returns how many."""
-    total = 0
-    while True:
-        rows = store.run("bench/delete_namespace", {"namespace": namespace, "batch": batch}, write=True)
-        deleted = int(rows[0]["deleted"]) if rows else 0
-        total += deleted
-        if deleted < batch:
-            return total
+    """Delete every node of ``namespace``: relationships first, then nodes, ``batch`` per transaction.
+
+    Returns the number of nodes deleted.
+    """
+
+    def drain(query: str) -> int:
+        total = 0
+        while True:
+            rows = store.run(query, {"namespace": namespace, "batch": batch}, write=True)
+            deleted = int(rows[0]["deleted"]) if rows else 0
+            total += deleted
+            if deleted < batch:
+                return total
+
+    drain("bench/delete_namespace_edges")
+    return drain("bench/delete_namespace")
 
 
 def namespace_counts(store: Store, namespace: str) -> dict[str, int]:

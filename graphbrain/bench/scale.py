@@ -22,7 +22,15 @@ and documents (the ingest figure measures documents separately).
 Sizes are memory items; they are loaded in ascending order into one namespace, each step adding to the
 previous one, and everything is measured at each step.
 
-**Figures per size** (``samples`` of each, after an untimed warm-up that compiles the query plans):
+The measured ``commit_turn`` calls talk about projects of their own (``LIVE_PROJECTS_*``, no
+preferences), so the real pipeline and the loader never contend for a key; any item a real commit
+made active for a key the loader writes later is superseded first (``bench/bulk_retire``). The
+namespace (``bench-scale-<seed>``) is deleted before the run and, unless ``keep``, after it.
+
+**Figures per size** (``samples`` rounds after an untimed warm-up round that compiles the query
+plans; each round takes one generated question and one generated turn and runs the floors, then
+``commit_turn``, ``compose_context`` and each retrieve mode, back to back, so that a figure and its
+floor see the same moment of a shared machine):
 
 - ``commit_turn``: wall ms per turn of freshly generated turns into a new session, through
   ``brain.commit_turn``; the time inside the embedding model is measured apart (``model_ms``) and the
@@ -33,22 +41,23 @@ previous one, and everything is measured at each step.
   turns]``, ``top_k`` 10.
 - ``ingest``: ``graphbrain.bench.ingest_bench.run_ingest_bench`` on ``seeds/docs`` (chunks per second).
 
-**The floor**, measured in the same run on the same data, so that noise on a shared machine cancels in
-the ratios: a bare ``db.index.vector.queryNodes`` and a bare ``db.index.fulltext.queryNodes`` (k =
+**The floor**, measured in the same rounds on the same data, so that noise on a shared machine cancels
+in the ratios: a bare ``db.index.vector.queryNodes`` and a bare ``db.index.fulltext.queryNodes`` (k =
 the first k the retrievers ask, ``OVERSAMPLE × candidate_k``), over the memory and the message indexes,
 run as named queries through the store like every retriever query; a bare one-node write transaction;
 the embedding model's single-text latency and batch throughput. Each figure's floor:
 
-==================  =======================================================================
-commit_turn         the turn's own model time + one bare write transaction
-retrieve:exact      full-text(memory) + full-text(messages)
-retrieve:relational full-text(memory) + full-text(messages) (its seeds are full-text lookups)
-retrieve:semantic   embed one text + vector(memory) + vector(messages)
-retrieve:hybrid     embed one text + vector(memory, messages) + full-text(memory, messages)
+====================  =====================================================================
+commit_turn           the turn's own model time + one bare write transaction
+retrieve:exact        full-text(memory) + full-text(messages)
+retrieve:relational   full-text(memory) + full-text(messages) (its seeds are full-text lookups)
+retrieve:semantic     embed one text + vector(memory) + vector(messages)
+retrieve:hybrid       embed one text + vector(memory, messages) + full-text(memory, messages)
 retrieve:associative  as hybrid
-compose_context     as hybrid: the least work that answers a question from the indexes
-ingest              the model's batch throughput (chunks/s ÷ texts/s)
-==================  =======================================================================
+compose_context       as hybrid: the least work that answers a question from the indexes
+commit outside model  one bare write transaction
+ingest                the model's own texts/s in that ingest ÷ graphbrain's chunks/s
+====================  =====================================================================
 """
 
 from __future__ import annotations
