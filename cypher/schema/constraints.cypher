@@ -7,6 +7,8 @@ CREATE CONSTRAINT ref_id IF NOT EXISTS FOR (n:Ref) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT memory_id IF NOT EXISTS FOR (n:Memory) REQUIRE n.id IS UNIQUE;
 // At most one active item per namespace+key: only active items carry active_key (nulls are not indexed).
 CREATE CONSTRAINT memory_active_key IF NOT EXISTS FOR (n:Memory) REQUIRE n.active_key IS UNIQUE;
+// MemoryKey nodes are the per-key write locks: unique, so MERGE finds them by index and never twice.
+CREATE CONSTRAINT memory_key_lock_id IF NOT EXISTS FOR (n:MemoryKey) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT summary_id IF NOT EXISTS FOR (n:Summary) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT commit_trace_id IF NOT EXISTS FOR (n:CommitTrace) REQUIRE n.id IS UNIQUE;

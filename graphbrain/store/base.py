@@ -17,7 +17,7 @@ T = TypeVar("T")
 Row = dict[str, Any]
 
 # Bump when cypher/schema changes; Brain.from_config refuses to run against an older schema.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class Tx(Protocol):
