@@ -15,6 +15,12 @@ def stable_id(kind: str, namespace: str, *parts: object) -> str:
     return f"{kind}_{h[:24]}"
 
 
+def entity_id(namespace: str, canonical: str) -> str:
+    """An Entity node's id: by canonical name only, not kind, so that two writers meeting a new name
+    at once — one NER calling it a person, the other a topic — MERGE into one node, not two."""
+    return stable_id("ent", namespace, "canonical", canonical)
+
+
 def new_id(kind: str) -> str:
     return f"{kind}_{uuid.uuid4().hex[:24]}"
 

@@ -84,6 +84,7 @@ from graphbrain.bench.scoring import mean, percentile, ratio, summarise_latencie
 from graphbrain.commit.extract import render
 from graphbrain.commit.keys import decision_key, event_key, goal_key, pref_key, project_slug, task_key, topic_slug
 from graphbrain.contracts import MemoryType
+from graphbrain.ids import entity_id as make_entity_id
 from graphbrain.ids import stable_id
 from graphbrain.nlp import canonicalize, detect_language
 from graphbrain.retrieve.base import OVERSAMPLE, lucene_query
@@ -416,7 +417,7 @@ class SessionGenerator:
     def _entity(self, name: str, kind: str) -> SynthEntity:
         canonical = canonicalize(name, kind)
         key = f"entity:{kind}:{canonical}"
-        entity_id = stable_id("ent", self.namespace, key)
+        entity_id = make_entity_id(self.namespace, canonical)
         entity = self.entities.get(entity_id)
         if entity is None:
             entity = SynthEntity(id=entity_id, key=key, kind=kind, canonical=canonical, name=name)

@@ -43,7 +43,7 @@ from graphbrain.contracts import (
     utcnow,
 )
 from graphbrain.errors import EmbeddingError, InputError, StoreError
-from graphbrain.ids import new_id, stable_id
+from graphbrain.ids import entity_id, new_id, stable_id
 from graphbrain.nlp import canonicalize, detect_language, entity_candidates, estimate_tokens
 from graphbrain.store import Store, Tx
 
@@ -290,7 +290,7 @@ class CommitPipeline:
                 if plan is None:
                     key = f"entity:{ec.kind}:{ec.canonical}"
                     plan = _EntityPlan(
-                        id=stable_id("ent", rec.namespace, key),
+                        id=entity_id(rec.namespace, ec.canonical),
                         key=key,
                         lock_id=f"{rec.namespace}|{key}",
                         kind=ec.kind,
@@ -310,7 +310,7 @@ class CommitPipeline:
             if canonical not in found:
                 key = f"entity:{kind}:{canonical}"
                 found[canonical] = _EntityPlan(
-                    id=stable_id("ent", rec.namespace, key),
+                    id=entity_id(rec.namespace, canonical),
                     key=key,
                     lock_id=f"{rec.namespace}|{key}",
                     kind=kind,

@@ -47,7 +47,7 @@ from graphbrain.config import BrainConfig
 from graphbrain.contracts import KEY_PREFIX, MemoryType, SourceType
 from graphbrain.embedding import Embedder
 from graphbrain.errors import EmbeddingError, GraphbrainError, InputError, StoreError, StoreUnavailable
-from graphbrain.ids import stable_id
+from graphbrain.ids import entity_id, stable_id
 from graphbrain.nlp import EntityCandidate, entity_candidates
 from graphbrain.resources.fetch import fetch_url
 from graphbrain.resources.model import ParsedDocument
@@ -879,17 +879,17 @@ class Ingestor:
             for ec in picked:
                 # The key and id the commit pipeline gives the same thing (commit/pipeline.py _entities).
                 key = f"entity:{ec.kind}:{ec.canonical}"
-                plan = plans.get(key)
+                plan = plans.get(ec.canonical)
                 if plan is None:
                     plan = _EntityPlan(
-                        id=stable_id("ent", ns, key),
+                        id=entity_id(ns, ec.canonical),
                         key=key,
                         kind=ec.kind,
                         canonical=ec.canonical,
                         name=ec.name,
                         creates=ec.signal in _CREATING_SIGNALS,
                     )
-                    plans[key] = plan
+                    plans[ec.canonical] = plan
                 plan.creates = plan.creates or ec.signal in _CREATING_SIGNALS
                 plan.count += 1
                 m = plan.mentions.get(c["id"])
