@@ -9,6 +9,7 @@ A Brain holds the config, one store and the lazily loaded models (each loaded on
 
 from __future__ import annotations
 
+import contextlib
 import os
 from functools import cached_property
 from types import TracebackType
@@ -60,10 +61,8 @@ class Brain:
         if not self.config.storage.journal or not (Path(self.config.storage.data_dir) / "journal.sqlite3").exists():
             return
         if self.journal.status()["pending"]:
-            try:
+            with contextlib.suppress(StoreUnavailable):  # still away: the next commit_turn tries again
                 self.replay_journal()
-            except StoreUnavailable:
-                pass  # still away: the next commit_turn tries again
 
     def check_schema(self) -> None:
         try:
@@ -132,8 +131,14 @@ class Brain:
             **self.journal.status(),
             "path": str(self.journal.path),
             "pending_turns": [
-                {"id": e.id, "namespace": e.namespace, "session_id": e.session_id, "turn_id": e.turn_id,
-                 "attempts": e.attempts, "last_error": e.last_error}
+                {
+                    "id": e.id,
+                    "namespace": e.namespace,
+                    "session_id": e.session_id,
+                    "turn_id": e.turn_id,
+                    "attempts": e.attempts,
+                    "last_error": e.last_error,
+                }
                 for e in pending
             ],
         }
@@ -144,15 +149,11 @@ class Brain:
 
         return reindex_missing(self.store, self.embedder, self._ns(namespace))
 
-    def retrieve(
-        self, plan: RetrievalPlan | dict[str, Any] | str, *, namespace: str | None = None
-    ) -> EvidencePack:
+    def retrieve(self, plan: RetrievalPlan | dict[str, Any] | str, *, namespace: str | None = None) -> EvidencePack:
         """Execute a RetrievalPlan over memory, turns and resources; returns an EvidencePack."""
         from graphbrain.retrieve.executor import Executor
 
-        return Executor(self.config, self.store, lambda: self.embedder).retrieve(
-            plan, namespace=self._ns(namespace)
-        )
+        return Executor(self.config, self.store, lambda: self.embedder).retrieve(plan, namespace=self._ns(namespace))
 
     def compose_context(
         self,

@@ -5,14 +5,22 @@ before the call returns) *before* the graph write, and marked done after it. Whe
 because the server is unreachable, the turn stays pending and the call answers "accepted, pending".
 Pending turns are replayed in order — on the next call, at start-up and by ``graphbrain journal replay``
 — and because a committed turn is recognised by its turn id, a replay never writes a turn twice.
+
+Several processes may share one journal (workers of one app on one host). Each entry carries the
+owner committing it (``host:pid:token``); a replay takes only entries nobody owns, entries of an owner
+process that is gone (same host, pid not alive) or whose claim is older than ``STALE_CLAIM_S``, so a
+worker never replays — and races — a turn another live worker is writing at that moment.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +41,22 @@ CREATE TABLE IF NOT EXISTS journal (
 );
 CREATE INDEX IF NOT EXISTS journal_pending ON journal (status, id);
 """
+
+# Columns added after the first release: added in place to an older journal file.
+LATER_COLUMNS = {"owner": "TEXT", "claimed_at": "REAL"}
+
+# A claim older than this is free to take even when its owner cannot be checked (another host).
+STALE_CLAIM_S = 600.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @dataclass(frozen=True)
@@ -59,19 +83,39 @@ class Journal:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # fsync on every commit: the point of a journal
         self._db.executescript(SCHEMA)
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(journal)").fetchall()}
+        for column, kind in LATER_COLUMNS.items():
+            if column not in have:
+                try:
+                    self._db.execute(f"ALTER TABLE journal ADD COLUMN {column} {kind}")
+                except sqlite3.OperationalError as e:  # another process opening it added it first
+                    if "duplicate column" not in str(e):
+                        raise
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     @classmethod
     def in_data_dir(cls, data_dir: str | Path) -> Journal:
         return cls(Path(data_dir) / "journal.sqlite3")
 
     def append(self, namespace: str, session_id: str, turn_id: str, events: dict[str, Any]) -> int:
-        """Record a turn before its graph write; a turn already journaled keeps its first entry."""
+        """Record a turn before its graph write, owned by this process from the first moment (so no
+        other process replays it while we write it); a turn already journaled keeps its first entry."""
         now = time.time()
         with self._lock:
             self._db.execute(
-                "INSERT OR IGNORE INTO journal (namespace, session_id, turn_id, events, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (namespace, session_id, turn_id, json.dumps(events, ensure_ascii=False, default=str), now, now),
+                "INSERT OR IGNORE INTO journal"
+                " (namespace, session_id, turn_id, events, created_at, updated_at, owner, claimed_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    namespace,
+                    session_id,
+                    turn_id,
+                    json.dumps(events, ensure_ascii=False, default=str),
+                    now,
+                    now,
+                    self.owner,
+                    now,
+                ),
             )
             row = self._db.execute(
                 "SELECT id FROM journal WHERE namespace = ? AND session_id = ? AND turn_id = ?",
@@ -80,16 +124,41 @@ class Journal:
         return int(row[0])
 
     def claim(self, entry_id: int) -> bool:
-        """Mark an entry as being committed by this process; False when another thread already is."""
+        """Take an entry for committing; False when another thread of this process or another live
+        process is committing it right now."""
         with self._lock:
             if entry_id in self._inflight:
                 return False
+            self._db.execute("BEGIN IMMEDIATE")  # the check and the take are one step across processes
+            try:
+                row = self._db.execute("SELECT owner, claimed_at FROM journal WHERE id = ?", (entry_id,)).fetchone()
+                if row is None or not self._free(row[0], row[1]):
+                    self._db.execute("ROLLBACK")
+                    return False
+                self._db.execute(
+                    "UPDATE journal SET owner = ?, claimed_at = ? WHERE id = ?", (self.owner, time.time(), entry_id)
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
             self._inflight.add(entry_id)
             return True
 
+    def _free(self, owner: str | None, claimed_at: float | None) -> bool:
+        if owner is None or owner == self.owner:
+            return True
+        if claimed_at is None or time.time() - claimed_at > STALE_CLAIM_S:
+            return True
+        host, _, rest = owner.partition(":")
+        pid = rest.partition(":")[0]
+        return host == socket.gethostname() and pid.isdigit() and not _alive(int(pid))
+
     def release(self, entry_id: int) -> None:
+        """Give an entry back (written, or still pending for a later replay by anyone)."""
         with self._lock:
             self._inflight.discard(entry_id)
+            self._db.execute("UPDATE journal SET owner = NULL WHERE id = ? AND owner = ?", (entry_id, self.owner))
 
     def mark_done(self, entry_id: int) -> None:
         self._set(entry_id, "done", None)
@@ -113,7 +182,7 @@ class Journal:
             )
 
     def pending(self, limit: int | None = None) -> list[Entry]:
-        sql = "SELECT * FROM journal WHERE status = 'pending' ORDER BY id"
+        sql = f"SELECT {self._COLUMNS} FROM journal WHERE status = 'pending' ORDER BY id"
         if limit:
             sql += f" LIMIT {int(limit)}"
         with self._lock:
@@ -147,6 +216,8 @@ class Journal:
             last_error=r[7],
             created_at=float(r[8]),
         )
+
+    _COLUMNS = "id, namespace, session_id, turn_id, events, status, attempts, last_error, created_at"
 
     def close(self) -> None:
         with self._lock:

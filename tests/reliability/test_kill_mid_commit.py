@@ -1,0 +1,92 @@
+"""A process killed (SIGKILL) in the middle of commit_turn's write transaction: nothing of the turn is in
+the graph, and the journal replays it exactly once when the next process starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from graphbrain import Brain
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The child commits a turn and is killed while its transaction is open: the working summary step runs
+# inside the write transaction, after the turn and its memory items were written to it.
+CHILD = """
+import json, sys, time
+from pathlib import Path
+from graphbrain import Brain
+from graphbrain.commit import pipeline
+
+args = json.loads(sys.argv[1])
+brain = Brain.from_config(args["config"], overrides=args["overrides"])
+brain.commit_turn("s", {"turn_id": "t1", "messages": [{"role": "user", "content": "TODO: write the parser."}]})
+
+def stall(*_a, **_k):
+    Path(args["marker"]).write_text("in transaction")
+    time.sleep(600)
+
+pipeline.CommitPipeline._summary = stall
+brain.commit_turn("s", {"turn_id": "t2", "messages": [
+    {"role": "user", "content": "We decided to use Neo4j. TODO: benchmark the planner."}]})
+"""
+
+
+def _count(brain: Brain, query: str) -> int:
+    return int(brain.store.cypher(query, {"ns": brain.namespace}).rows[0]["n"])
+
+
+def test_sigkill_mid_transaction_leaves_nothing_and_replays_once(
+    neo4j_uri: str, schema_ready: None, tmp_path: Path
+) -> None:
+    ns = f"kill{uuid.uuid4().hex[:8]}"
+    overrides = {"storage.neo4j.uri": neo4j_uri, "storage.data_dir": str(tmp_path / "data"), "namespace": ns}
+    marker = tmp_path / "marker"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            json.dumps({"config": str(ROOT / "brain.yml"), "overrides": overrides, "marker": str(marker)}),
+        ],
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while not marker.exists():
+            assert child.poll() is None, "the child exited before reaching the transaction"
+            assert time.monotonic() < deadline, "the child never reached the transaction"
+            time.sleep(0.1)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+
+    # A fresh process: the open transaction died with its connection, so only t1 is in the graph…
+    brain = Brain.from_config(ROOT / "brain.yml", overrides=overrides, check_schema=False)
+    try:
+        assert _count(brain, "MATCH (t:Turn {namespace: $ns}) RETURN count(t) AS n") == 1
+        assert _count(brain, "MATCH (m:Memory:Decision {namespace: $ns}) RETURN count(m) AS n") == 0
+        assert brain.journal_status()["pending"] == 1
+    finally:
+        brain.close()
+
+    # …and starting up (Brain.from_config replays the journal) writes t2 exactly once.
+    brain = Brain.from_config(ROOT / "brain.yml", overrides=overrides)
+    try:
+        assert brain.journal_status()["pending"] == 0
+        rows = brain.store.cypher(
+            "MATCH (t:Turn {namespace: $ns}) RETURN t.turn_id AS id, t.seq AS seq ORDER BY seq", {"ns": ns}
+        ).rows
+        assert rows == [{"id": "t1", "seq": 1}, {"id": "t2", "seq": 2}]
+        assert _count(brain, "MATCH (m:Memory:Decision {namespace: $ns}) RETURN count(m) AS n") == 1
+        assert brain.replay_journal() == []
+    finally:
+        brain.close()
