@@ -985,6 +985,38 @@ def bench_scale(items: str, plot: str | None, config_path: str | None, namespace
     module.main_scale(config_path, items, as_json, plot)
 
 
+@bench.command("load")
+@click.option("--writers", default=8, show_default=True, type=click.IntRange(1, 256), help="Concurrent writers.")
+@click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(min=0.1), help="How long.")
+@click.option(
+    "--mode",
+    type=click.Choice(["threads", "processes"]),
+    default="threads",
+    show_default=True,
+    help="Threads sharing one Brain, or a process (and Brain) per writer.",
+)
+@click.option("--keep", is_flag=True, help="Keep the scratch namespace afterwards.")
+@common
+def bench_load(
+    writers: int, seconds: float, mode: str, keep: bool, config_path: str | None, namespace: str | None, as_json: bool
+) -> None:
+    """Concurrent commit_turn load: commits/s, p50/p95, errors, then the invariants read back.
+
+    Half the writers share a session; all contend on the same entity names and preference keys.
+    Exits 1 when any call failed or an invariant broke (sequence gap, duplicate entity, two active
+    items for one key).
+
+    \b
+    Example:
+      graphbrain bench load --writers 8 --seconds 30
+      graphbrain bench load --writers 8 --seconds 30 --mode processes --json
+    """
+    module = _import("graphbrain.bench.load", "the load bench")
+    report = module.main_load(config_path, writers, seconds, mode, as_json, keep)
+    if not report["ok"]:
+        raise SystemExit(1)
+
+
 @main.group()
 def journal() -> None:
     """The commit journal: turns accepted while Neo4j was unreachable, written when it answers.

@@ -1,0 +1,78 @@
+"""Eight writers at once, as threads sharing a Brain and as processes with a Brain each.
+
+Half the writers share one session, all of them mention the same people, projects and tools and state
+preferences on the same keys. Afterwards: every call answered, sequence numbers are exactly 1..n in
+every session, no canonical name has two Entity nodes, no key has two active items.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphbrain import Brain
+from graphbrain.bench.load import check_invariants, run_load, session_for, turn_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _overrides(brain: Brain) -> dict[str, Any]:
+    cfg = brain.config
+    return {
+        "storage.backend": cfg.storage.backend,
+        "storage.neo4j.uri": cfg.storage.neo4j.uri,
+        "storage.data_dir": cfg.storage.data_dir,
+        "storage.journal": cfg.storage.journal,
+    }
+
+
+def _assert_sound(report: dict[str, Any]) -> None:
+    inv = report["invariants"]
+    assert report["errors"] == 0, report["error_kinds"]
+    assert report["committed"] > 0
+    assert inv["seq_gaps"] == [] and inv["duplicate_entities"] == [] and inv["double_active"] == []
+    assert inv["turns"] == report["committed"]
+    assert report["ok"]
+
+
+@pytest.mark.parametrize("mode", ["threads", "processes"])
+def test_eight_writers_keep_every_invariant(brain: Brain, mode: str) -> None:
+    report = run_load(str(ROOT / "brain.yml"), writers=8, seconds=4, mode=mode, overrides=_overrides(brain), keep=False)
+    _assert_sound(report)
+    # Writers really overlapped on the shared session: its turns come from several writers.
+    assert report["statuses"].get("committed", 0) >= 8
+
+
+def test_shared_session_sequence_is_gap_free_under_threads(brain: Brain) -> None:
+    import threading
+
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        for n in range(1, 4):
+            try:
+                brain.commit_turn(session_for(i), turn_for(i, n, "fixed"))
+            except BaseException as e:  # asserted below
+                errors.append(e)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    inv = check_invariants(brain.store, brain.namespace)
+    assert inv["turns"] == 24
+    assert inv["seq_gaps"] == [] and inv["duplicate_entities"] == [] and inv["double_active"] == []
+    shared = brain.store.cypher(
+        "MATCH (t:Turn {namespace: $ns, session_id: 'load-shared'}) RETURN max(t.seq) AS top, count(t) AS n",
+        {"ns": brain.namespace},
+    ).rows[0]
+    assert shared == {"top": 12, "n": 12}
+    # The same canonical name, mentioned by every writer, is one node.
+    alice = brain.store.cypher(
+        "MATCH (e:Entity {namespace: $ns}) WHERE e.canonical = 'alice' RETURN count(e) AS n", {"ns": brain.namespace}
+    ).rows[0]["n"]
+    assert alice <= 1
