@@ -114,7 +114,7 @@ class Brain:
     def journal(self) -> Journal:
         from graphbrain.journal import Journal
 
-        return Journal.in_data_dir(self.config.storage.data_dir)
+        return Journal.in_data_dir(self.config.storage.data_dir, target=self.store.target)
 
     def replay_journal(self) -> list[CommitResult]:
         """Write every pending journaled turn, in order (raises StoreUnavailable if Neo4j is still away)."""
@@ -130,6 +130,8 @@ class Brain:
         return {
             **self.journal.status(),
             "path": str(self.journal.path),
+            "target": self.journal.target,
+            "pending_elsewhere_by_target": self.journal.pending_elsewhere(),
             "pending_turns": [
                 {
                     "id": e.id,

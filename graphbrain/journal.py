@@ -43,7 +43,7 @@ CREATE INDEX IF NOT EXISTS journal_pending ON journal (status, id);
 """
 
 # Columns added after the first release: added in place to an older journal file.
-LATER_COLUMNS = {"owner": "TEXT", "claimed_at": "REAL"}
+LATER_COLUMNS = {"owner": "TEXT", "claimed_at": "REAL", "target": "TEXT"}
 
 # A claim older than this is free to take even when its owner cannot be checked (another host).
 STALE_CLAIM_S = 600.0
@@ -73,8 +73,11 @@ class Entry:
 
 
 class Journal:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, target: str | None = None) -> None:
+        """``target`` names the database turns are written to (``Store.target``): entries are recorded
+        with it and replayed only by a journal with the same target (entries without one, by any)."""
         self.path = path
+        self.target = target
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         # Entries this process is committing right now: a concurrent call must not replay them.
@@ -94,8 +97,8 @@ class Journal:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     @classmethod
-    def in_data_dir(cls, data_dir: str | Path) -> Journal:
-        return cls(Path(data_dir) / "journal.sqlite3")
+    def in_data_dir(cls, data_dir: str | Path, target: str | None = None) -> Journal:
+        return cls(Path(data_dir) / "journal.sqlite3", target)
 
     def append(self, namespace: str, session_id: str, turn_id: str, events: dict[str, Any]) -> int:
         """Record a turn before its graph write, owned by this process from the first moment (so no
@@ -104,8 +107,8 @@ class Journal:
         with self._lock:
             self._db.execute(
                 "INSERT OR IGNORE INTO journal"
-                " (namespace, session_id, turn_id, events, created_at, updated_at, owner, claimed_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " (namespace, session_id, turn_id, events, created_at, updated_at, owner, claimed_at, target)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     namespace,
                     session_id,
@@ -115,6 +118,7 @@ class Journal:
                     now,
                     self.owner,
                     now,
+                    self.target,
                 ),
             )
             row = self._db.execute(
@@ -182,18 +186,39 @@ class Journal:
             )
 
     def pending(self, limit: int | None = None) -> list[Entry]:
-        sql = f"SELECT {self._COLUMNS} FROM journal WHERE status = 'pending' ORDER BY id"
+        """Pending entries for this journal's target (and entries recorded without one), oldest first."""
+        sql = f"SELECT {self._COLUMNS} FROM journal WHERE status = 'pending'"
+        args: tuple[Any, ...] = ()
+        if self.target is not None:
+            sql += " AND (target IS NULL OR target = ?)"
+            args = (self.target,)
+        sql += " ORDER BY id"
         if limit:
             sql += f" LIMIT {int(limit)}"
         with self._lock:
-            rows = self._db.execute(sql).fetchall()
+            rows = self._db.execute(sql, args).fetchall()
         return [self._entry(r) for r in rows]
+
+    def pending_elsewhere(self) -> dict[str, int]:
+        """Pending entries meant for other databases, by target: never replayed from here."""
+        if self.target is None:
+            return {}
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT target, count(*) FROM journal WHERE status = 'pending' AND target IS NOT NULL"
+                " AND target <> ? GROUP BY target",
+                (self.target,),
+            ).fetchall()
+        return {str(t): int(n) for t, n in rows}
 
     def status(self) -> dict[str, int]:
         with self._lock:
             rows = self._db.execute("SELECT status, count(*) FROM journal GROUP BY status").fetchall()
         out = {"pending": 0, "done": 0, "failed": 0}
         out.update({str(s): int(n) for s, n in rows})
+        elsewhere = sum(self.pending_elsewhere().values())
+        out["pending"] -= elsewhere  # "pending" is what this journal's target will replay
+        out["pending_elsewhere"] = elsewhere
         return out
 
     def prune_done(self, older_than_s: float = 7 * 86400) -> int:

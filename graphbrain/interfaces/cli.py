@@ -1041,7 +1041,9 @@ def journal_status(config_path: str | None, namespace: str | None, as_json: bool
         status = brain.journal_status()
 
     def human(st: dict[str, Any]) -> None:
-        _pairs([(k, st[k]) for k in ("pending", "done", "failed", "path")])
+        _pairs([(k, st[k]) for k in ("pending", "done", "failed", "path", "target")])
+        for target, n in st["pending_elsewhere_by_target"].items():
+            click.echo(f"pending for another database (not replayed from here): {n}  {target}")
         if st["pending_turns"]:
             table(st["pending_turns"], ["id", "namespace", "session_id", "turn_id", "attempts", "last_error"])
 

@@ -43,6 +43,12 @@ class CypherResult:
 class Store(ABC):
     backend: str = "abstract"
 
+    @property
+    def target(self) -> str:
+        """Which database this store writes to (backend and address, no credentials): journaled turns
+        carry it, so a replay writes them only into the database they were meant for."""
+        return self.backend
+
     @abstractmethod
     def run(self, name: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> list[Row]:
         """Run one named query in its own (retried) transaction."""

@@ -84,6 +84,10 @@ class Neo4jStore(Store):
             notifications_min_severity="OFF",
         )
 
+    @property
+    def target(self) -> str:
+        return f"neo4j {self.cfg.uri} database={self.cfg.database}"
+
     # ----------------------------------------------------------- transactions
     def _session(self, access: str) -> neo4j.Session:
         return self._driver.session(database=self.cfg.database, default_access_mode=access)

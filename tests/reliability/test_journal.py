@@ -111,3 +111,29 @@ def test_compose_fails_clearly_when_down(tmp_path: Path) -> None:
     r = brain.commit_turn("s", turn(1))
     assert r.status == "pending"
     brain.close()
+
+
+def test_a_turn_journaled_for_one_database_is_never_replayed_into_another(
+    neo4j_uri: str, schema_ready: None, tmp_path: Path
+) -> None:
+    data = str(tmp_path / "shared-data")
+    away = load_config(ROOT / "brain.yml", overrides={
+        "storage.neo4j.uri": "bolt://127.0.0.1:1", "storage.data_dir": data, "namespace": "target1",
+        "storage.neo4j.connection_timeout_s": 1, "storage.neo4j.max_retry_time_s": 1})
+    brain = Brain(away, Neo4jStore(away.storage.neo4j))
+    assert brain.commit_turn("s", turn(1)).status == "pending"
+    brain.close()
+    # The same data dir, pointed at another (live) server: the pending turn is not its to write.
+    live = load_config(ROOT / "brain.yml", overrides={
+        "storage.neo4j.uri": neo4j_uri, "storage.data_dir": data, "namespace": "target1"})
+    other = Brain(live, Neo4jStore(live.storage.neo4j))
+    try:
+        other.store.cypher("MATCH (n {namespace: 'target1'}) DETACH DELETE n", write=True)
+        status = other.journal_status()
+        assert status["pending"] == 0 and status["pending_elsewhere"] == 1
+        assert list(status["pending_elsewhere_by_target"]) == ["neo4j bolt://127.0.0.1:1 database=neo4j"]
+        assert other.replay_journal() == []
+        assert other.commit_turn("s", turn(2)).status == "committed"
+        assert counts(other) == (1, 1)
+    finally:
+        other.close()
