@@ -9,7 +9,8 @@ MERGE (n:Memory:Entity {id: e.id})
                 n.active_key = e.lock_id, n.confidence = e.confidence, n.source = 'user',
                 n.source_session_id = $session_id, n.source_turn_id = t.turn_id,
                 n.source_message_id = e.message_id, n.created_at = e.at, n.mention_count = 0,
-                n.version = 1, n.value_json = e.value_json, n.embedding = vecf32(e.embedding)
+                n.version = 1, n.value_json = e.value_json, n.missing_embedding = e.embedding IS NULL,
+                n.embedding = vecf32(e.embedding)
 SET n.aliases = CASE WHEN e.name IN n.aliases OR e.name = n.name THEN n.aliases ELSE n.aliases + e.name END,
     n.mention_count = n.mention_count + e.count, n.updated_at = e.at, n.last_seen = e.at
 SET n.aliases_text = reduce(s = '', a IN n.aliases | s + ' ' + a),

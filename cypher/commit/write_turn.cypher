@@ -21,6 +21,7 @@ CALL (t) {
   CREATE (t)-[:HAS_MESSAGE {position: m.position}]->(msg)
   FOREACH (e IN CASE WHEN m.embedding IS NULL THEN [] ELSE [1] END |
     SET msg.embedding = m.embedding)
+  SET msg.missing_embedding = m.embedding IS NULL AND trim(coalesce(m.content, '')) <> ''
   WITH msg, m
   UNWIND m.tool_calls AS c
   CREATE (tc:ToolCall {id: c.id, namespace: $namespace, call_id: c.call_id, name: c.name,
