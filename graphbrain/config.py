@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from graphbrain.errors import ConfigError
 
@@ -28,7 +28,8 @@ class _Model(BaseModel):
 class Neo4jConfig(_Model):
     uri: str = "bolt://127.0.0.1:7687"
     user: str = "neo4j"
-    password: str = "graphbrain"
+    # A SecretStr: repr, str and model_dump show "**********", so the password never reaches a log line.
+    password: SecretStr = SecretStr("graphbrain")
     database: str = "neo4j"
     connection_timeout_s: float = Field(10.0, gt=0)
     query_timeout_s: float = Field(30.0, gt=0)

@@ -86,7 +86,7 @@ def test_environment_overrides_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("NEO4J_PASSWORD", "from-env")
     monkeypatch.delenv("NEO4J_URI", raising=False)
     cfg = load_config(f)
-    assert cfg.storage.neo4j.password == "from-env"
+    assert cfg.storage.neo4j.password.get_secret_value() == "from-env"
     assert cfg.storage.neo4j.uri == "bolt://file:7687"
 
 

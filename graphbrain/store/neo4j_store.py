@@ -77,7 +77,7 @@ class Neo4jStore(Store):
         self.queries = queries or QueryLibrary(backend="neo4j")
         self._driver = GraphDatabase.driver(
             cfg.uri,
-            auth=(cfg.user, cfg.password),
+            auth=(cfg.user, cfg.password.get_secret_value()),
             connection_timeout=cfg.connection_timeout_s,
             connection_acquisition_timeout=cfg.connection_timeout_s,
             max_transaction_retry_time=cfg.max_retry_time_s,
