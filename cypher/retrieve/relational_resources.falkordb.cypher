@@ -9,9 +9,11 @@ WHERE c.namespace = $namespace
   AND ($languages IS NULL OR c.language IN $languages)
   AND ($time_from IS NULL OR c.updated_at >= $time_from)
   AND ($time_to IS NULL OR c.updated_at <= $time_to)
-  AND ($tag_ids IS NULL OR size([(:Document {id: c.document_id})-[:TAGGED]->(t:Tag)
-    WHERE t.namespace = $namespace AND (t.id IN $tag_ids OR t.name IN $tag_ids) | 1]) > 0)
-  AND ($topic_ids IS NULL OR size([(:Document {id: c.document_id})-[:IN_TOPIC]->(tp:Topic)
-    WHERE tp.namespace = $namespace AND (tp.id IN $topic_ids OR tp.name IN $topic_ids) | 1]) > 0)
+WITH c,
+     CASE WHEN $tag_ids IS NULL THEN 1 ELSE size([(:Document {id: c.document_id})-[:TAGGED]->(t:Tag)
+       WHERE t.namespace = $namespace AND (t.id IN $tag_ids OR t.name IN $tag_ids) | 1]) END AS tag_hits,
+     CASE WHEN $topic_ids IS NULL THEN 1 ELSE size([(:Document {id: c.document_id})-[:IN_TOPIC]->(tp:Topic)
+       WHERE tp.namespace = $namespace AND (tp.id IN $topic_ids OR tp.name IN $topic_ids) | 1]) END AS topic_hits
+WHERE tag_hits > 0 AND topic_hits > 0
 RETURN c.id AS id, c.document_id AS document_id, c.section_id AS section_id, c.chunk_index AS chunk_index,
        c.source_uri AS source_uri

@@ -2,6 +2,10 @@
 // distance d = 1 - cos; it is returned as Neo4j's (1 + cos) / 2 = 1 - d / 2 so $min_score means the same.
 // The index is global, so hits are post-filtered by namespace and the plan's filters; the caller
 // widens $k when fewer than $limit survive while the index had more (raw = k) above $min_score.
+// raw is reported as $k whenever the index answered at all: FalkorDB's HNSW index keeps a tombstone
+// for every update or delete of an indexed node and counts them in the top k it returns, so a short
+// answer does not prove the index has no more; the caller widens until the floor drops below
+// $min_score, enough rows survive, or MAX_INDEX_K.
 CALL db.idx.vector.queryNodes('Memory', 'embedding', $k, vecf32($vector)) YIELD node, score
 WITH node, 1.0 - score / 2.0 AS score ORDER BY score DESC, node.id
 WITH collect({n: node, score: score}) AS hits
@@ -18,4 +22,4 @@ CALL {
   WITH m, score ORDER BY score DESC, m.id LIMIT $limit
   RETURN collect({id: m.id, score: score}) AS rows
 }
-RETURN size(hits) AS raw, CASE WHEN size(hits) = 0 THEN null ELSE hits[-1].score END AS floor, rows
+RETURN CASE WHEN size(hits) = 0 THEN 0 ELSE $k END AS raw, CASE WHEN size(hits) = 0 THEN null ELSE hits[-1].score END AS floor, rows

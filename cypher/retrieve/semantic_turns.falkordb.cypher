@@ -1,4 +1,8 @@
 // semantic / turns side: nearest Message.embedding (HNSW, cosine); score as in semantic_memory.
+// raw is reported as $k whenever the index answered at all: FalkorDB's HNSW index keeps a tombstone
+// for every update or delete of an indexed node and counts them in the top k it returns, so a short
+// answer does not prove the index has no more; the caller widens until the floor drops below
+// $min_score, enough rows survive, or MAX_INDEX_K.
 CALL db.idx.vector.queryNodes('Message', 'embedding', $k, vecf32($vector)) YIELD node, score
 WITH node, 1.0 - score / 2.0 AS score ORDER BY score DESC, node.id
 WITH collect({n: node, score: score}) AS hits
@@ -14,4 +18,4 @@ CALL {
   WITH msg, score ORDER BY score DESC, msg.id LIMIT $limit
   RETURN collect({id: msg.id, score: score, turn_id: msg.turn_id, session_id: msg.session_id}) AS rows
 }
-RETURN size(hits) AS raw, CASE WHEN size(hits) = 0 THEN null ELSE hits[-1].score END AS floor, rows
+RETURN CASE WHEN size(hits) = 0 THEN 0 ELSE $k END AS raw, CASE WHEN size(hits) = 0 THEN null ELSE hits[-1].score END AS floor, rows

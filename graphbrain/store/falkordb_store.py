@@ -19,7 +19,8 @@ What differs from Neo4j, and where it is handled:
 - **Full text.** RediSearch does not segment Chinese at all with its default tokenizer, and its
   ``chinese`` (friso) tokenizer finds only whole dictionary words and drops English tokens. So the
   indexed fields are pre-tokenised copies (``text_fts``, ``content_fts``, ...) written by this store:
-  Latin words lower-cased, CJK runs as character bigrams, like Lucene's ``cjk`` analyzer; stemming and
+  Latin words lower-cased (split where Lucene's standard tokenizer splits them), CJK runs as character
+  bigrams, like Lucene's ``cjk`` analyzer; stemming and
   stop words are off. Write queries mark the nodes whose text changed with the ``FtsPending`` label
   and this store fills the copies right after that statement. A full-text query parameter named in a
   ``// @fulltext <param>`` line of the backend file is turned from the escaped Lucene text domain code
@@ -115,7 +116,13 @@ _CJK = (
     "\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
     "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 )
-_WORD = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+")
+# A Latin word as Lucene's StandardTokenizer (UAX #29) sees it: a '.' or an apostrophe between two letters
+# and a '.' or ',' between two digits do not break it ("neo4j.com", "5.26", "1,000", "don't" are one token).
+_LATIN = rf"[^\W{_CJK}]"
+_JOIN = rf"(?:(?<=[^\W\d_{_CJK}])[.'’](?=[^\W\d_{_CJK}])|(?<=\d)[.,](?=\d))"
+_WORD = re.compile(rf"[{_CJK}]+|{_LATIN}+(?:{_JOIN}{_LATIN}+)*")
+# RediSearch splits on those characters itself, so inside a token they are written as '_' (not a separator).
+_JOINER = re.compile(r"[.,'\u2019]")
 _IS_CJK = re.compile(rf"[{_CJK}]")
 _LUCENE_ESCAPE = re.compile(r"\\(.)")
 MAX_QUERY_TERMS = 256
@@ -140,7 +147,7 @@ def fts_tokens(text: str | None) -> list[str]:
         if _IS_CJK.match(run):
             out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
         else:
-            out.append(run)
+            out.append(_JOINER.sub("_", run))
     return out
 
 
@@ -600,8 +607,25 @@ class FalkorStore(Store):
             return False
 
     def drop_all_data(self) -> None:
-        """Delete every node (tests and `forget --all-namespaces`); schema stays."""
-        self.run("admin/drop_all_data", write=True)
+        """Delete every node (tests and `forget --all-namespaces`); schema stays.
+
+        With a schema recorded, the graph itself is deleted and the schema applied again (the recorded
+        version kept): FalkorDB's vector indexes keep deleted nodes as tombstones that still take places
+        in a top-k answer, so deleting node by node would leave later vector searches with fewer hits.
+        """
+        with self._writer():
+            rows = self.run("schema/get_version")
+            if not rows or rows[0].get("dimension") is None:
+                self.run("admin/drop_all_data", write=True)
+                return
+            version, dimension = int(rows[0]["version"]), int(rows[0]["dimension"])
+            try:
+                self._g().delete()
+            except (redis.RedisError, OSError) as e:
+                raise _map_error(e) from e
+            self.ensure_schema(dimension)
+            if version != SCHEMA_VERSION:
+                self.run("schema/set_version", {"version": version, "dimension": dimension}, write=True)
 
     def close(self) -> None:
         with self._open_lock:

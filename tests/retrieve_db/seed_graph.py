@@ -26,6 +26,7 @@ namespace when ``stray_edges_to`` is given: a traversal must never follow them.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -363,32 +364,52 @@ class _Builder:
         cy("UNWIND $rows AS r CREATE (n:Turn) SET n = r", {"rows": self.turn_rows}, write=True)
         cy("UNWIND $rows AS r CREATE (n:Message) SET n = r", {"rows": self.messages}, write=True)
         cy("UNWIND $rows AS r CREATE (n:Ref) SET n = r", {"rows": self.refs}, write=True)
-        cy(
-            "UNWIND $rows AS r CREATE (n:Memory) SET n:$(r.labels) SET n = r.props",
-            {"rows": self.memories},
-            write=True,
-        )
+        # Labels and relationship types cannot be parameters in portable Cypher: one fixed-label
+        # statement per label set (names come from this file's own constants, never from input).
+        by_labels: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for m in self.memories:
+            by_labels.setdefault(tuple(m["labels"]), []).append(m["props"])
+        for labels, rows in sorted(by_labels.items()):
+            cy(f"UNWIND $rows AS r CREATE (n:{_labels(labels)}) SET n = r", {"rows": rows}, write=True)
         cy("UNWIND $rows AS r CREATE (n:Document) SET n = r", {"rows": self.documents}, write=True)
         cy("UNWIND $rows AS r CREATE (n:Section) SET n = r", {"rows": self.sections}, write=True)
         cy("UNWIND $rows AS r CREATE (n:Chunk) SET n = r", {"rows": self.chunks}, write=True)
-        tag_rows = [{"label": label, "props": props} for (label, _), props in sorted(self.tags.items())]
-        cy("UNWIND $rows AS r CREATE (n) SET n:$(r.label) SET n = r.props", {"rows": tag_rows}, write=True)
+        by_tag_label: dict[str, list[dict[str, Any]]] = {}
+        for (label, _), props in sorted(self.tags.items()):
+            by_tag_label.setdefault(label, []).append(props)
+        for label, rows in sorted(by_tag_label.items()):
+            cy(f"UNWIND $rows AS r CREATE (n:{_labels([label])}) SET n = r", {"rows": rows}, write=True)
         write_edges(self.brain, self.edges)
         return self.out
 
 
+_NAME = re.compile(r"^[A-Z][A-Za-z_]*$")
+
+
+def _labels(names: Any) -> str:
+    """``A:B`` for a fixed set of label or relationship-type names (checked, as they go into the text)."""
+    for name in names:
+        if not _NAME.match(name):
+            raise ValueError(f"not a label name: {name!r}")
+    return ":".join(names)
+
+
 def write_edges(brain: Brain, edges: list[dict[str, Any]]) -> None:
     """Create edges between nodes given by id (ids are unique across labels and namespaces)."""
-    brain.store.cypher(
-        """
-        UNWIND $rows AS r
-        MATCH (a {id: r.src}), (b {id: r.dst})
-        CREATE (a)-[e:$(r.type)]->(b)
-        SET e = r.props
-        """,
-        {"rows": edges},
-        write=True,
-    )
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for e in edges:
+        by_type.setdefault(e["type"], []).append(e)
+    for rel, rows in sorted(by_type.items()):
+        brain.store.cypher(
+            f"""
+            UNWIND $rows AS r
+            MATCH (a {{id: r.src}}), (b {{id: r.dst}})
+            CREATE (a)-[e:{_labels([rel])}]->(b)
+            SET e = r.props
+            """,
+            {"rows": rows},
+            write=True,
+        )
 
 
 def seed_graph(brain: Brain, namespace: str | None = None, *, variant: str = "main") -> SeededGraph:
