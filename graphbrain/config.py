@@ -54,6 +54,9 @@ class StorageConfig(_Model):
     # Journal every turn to data_dir/journal.sqlite3 before the graph write (nothing lost while
     # Neo4j is away; pending turns are replayed in order).
     journal: bool = True
+    # When the graph is unreachable, compose_context answers with a degraded package (the session's
+    # recent turns from the journal, marked debug.degraded) instead of raising StoreUnavailable.
+    degraded_compose: bool = False
 
 
 # ---------------------------------------------------------------- embedding and nlp

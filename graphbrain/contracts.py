@@ -8,11 +8,13 @@ reports them through ``RetrievalPlan.unknown_fields()`` so the executor can name
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from graphbrain.errors import InputError, PlanError, format_validation_errors
 
@@ -25,6 +27,10 @@ MAX_PLAN_QUERIES = 32
 MAX_QUERY_CHARS = 4_000
 MAX_ID_CHARS = 256
 ID_PATTERN = r"^[^\x00-\x1f]{1,256}$"
+NAMESPACE_PATTERN = r"^[A-Za-z0-9_.:\-]+$"
+MAX_NAMESPACE_CHARS = 128
+# Free-form JSON (metadata, tool args and results, item values, hints) nests at most this deep.
+MAX_JSON_DEPTH = 64
 
 
 def utcnow() -> datetime:
@@ -40,11 +46,103 @@ class _Open(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
+    @model_validator(mode="after")
+    def _storable_extras(self) -> _Open:
+        """Unknown fields are kept (and echoed in the plan JSON): they must be storable too."""
+        if problem := json_problem(self.model_extra or {}):
+            raise ValueError(problem)
+        return self
+
 
 def _aware(v: datetime | None) -> datetime | None:
-    if v is not None and v.tzinfo is None:
-        return v.replace(tzinfo=UTC)
+    """Naive times are UTC; a time that leaves years 1..9999 once in UTC cannot be stored: refused."""
+    if v is None:
+        return v
+    if v.tzinfo is None:
+        v = v.replace(tzinfo=UTC)
+    try:
+        v.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("out of range: in UTC it must fall within years 1 to 9999") from None
     return v
+
+
+# ====================================================================== text and free-form JSON
+def safe_text(value: object, limit: int = 80) -> str:
+    """A value as text that can always be encoded (for error messages): lone surrogates escaped, cut."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def text_problem(value: str) -> str | None:
+    """Why a caller's string cannot be stored, or None. Python strings may hold lone surrogates
+    (``"\\ud800"`` from JSON, ``surrogateescape`` file names); UTF-8, Neo4j and SQLite cannot."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "must be valid Unicode text (no lone surrogate code points)"
+    return None
+
+
+def check_text(value: str | None, field: str) -> str | None:
+    """``value`` unchanged, or InputError naming ``field`` when it cannot be stored as text."""
+    if isinstance(value, str) and (problem := text_problem(value)):
+        raise InputError(f"{field}: {problem}", [{"field": field, "reason": problem}])
+    return value
+
+
+def json_problem(value: Any, path: str = "", depth: int = 0) -> str | None:
+    """Why free-form JSON cannot be stored (a lone surrogate in a key or string, nesting deeper than
+    ``MAX_JSON_DEPTH``), as ``"path: reason"``; None when it can."""
+    where = path or "value"
+    if depth > MAX_JSON_DEPTH:
+        return f"{where}: nested deeper than {MAX_JSON_DEPTH} levels"
+    if isinstance(value, str):
+        problem = text_problem(value)
+        return f"{where}: {problem}" if problem else None
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            sub = f"{path}.{safe_text(k, 40)}" if path else safe_text(k, 40)
+            if isinstance(k, str) and (problem := text_problem(k)):
+                return f"{sub}: key {problem}"
+            if found := json_problem(v, sub, depth + 1):
+                return found
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            if found := json_problem(v, f"{path}[{i}]", depth + 1):
+                return found
+    return None
+
+
+def _storable_json(v: Any) -> Any:
+    if problem := json_problem(v):
+        raise ValueError(problem)
+    return v
+
+
+def check_json(value: Any, field: str) -> Any:
+    """``value`` unchanged, or InputError naming ``field`` (and the path inside it) when it cannot be stored."""
+    if problem := json_problem(value):
+        raise InputError(f"{field}.{problem}", [{"field": field, "reason": problem}])
+    return value
+
+
+# A caller's free-form JSON: any shape, but storable (valid Unicode, bounded depth).
+FreeJson = Annotated[Any, AfterValidator(_storable_json)]
+JsonObject = Annotated[dict[str, Any], AfterValidator(_storable_json)]
+# A weight or priority given by a caller: finite (NaN would make every ordering arbitrary).
+Weight = Annotated[float, Field(ge=0, le=10)]
+FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
+
+
+def validate_namespace(namespace: Any, field: str = "namespace") -> str:
+    """A tenant name as every surface spells it: letters, digits and ``_.:-``, 1..128 characters."""
+    if not isinstance(namespace, str) or not re.fullmatch(NAMESPACE_PATTERN, namespace) or len(namespace) > 128:
+        reason = f"letters, digits and _.:- only, 1 to {MAX_NAMESPACE_CHARS} characters"
+        raise InputError(f"{field}: {reason}", [{"field": field, "reason": reason}])
+    return namespace
 
 
 # ====================================================================== memory types
@@ -118,7 +216,7 @@ class MemoryItem(_Strict):
 class ToolCall(_Strict):
     id: str = Field(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=256)
-    args: dict[str, Any] = Field(default_factory=dict)
+    args: JsonObject = Field(default_factory=dict)
 
 
 class Message(_Strict):
@@ -129,7 +227,7 @@ class Message(_Strict):
     tool_calls: list[ToolCall] = Field(default_factory=list, max_length=64)
     tool_call_id: str | None = Field(None, max_length=MAX_ID_CHARS)
     status: Literal["ok", "error"] | None = None
-    result: Any = None
+    result: FreeJson = None
     at: datetime | None = None
 
     _aware = field_validator("at")(_aware)
@@ -146,7 +244,7 @@ class RefIn(_Strict):
     type: Literal["file", "url", "artifact"]
     uri: str = Field(min_length=1, max_length=4096)
     title: str | None = Field(None, max_length=1024)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: JsonObject = Field(default_factory=dict)
 
     @field_validator("uri")
     @classmethod
@@ -161,7 +259,7 @@ class ExplicitItem(_Strict):
 
     type: MemoryType
     key: str = Field(min_length=3, max_length=512)
-    value: dict[str, Any]
+    value: JsonObject
     source: Literal["tool", "user", "assistant", "inferred"] = "tool"
     confidence: float | None = Field(None, ge=0, le=1)
     status: MemoryStatus | None = None
@@ -178,11 +276,11 @@ class ExplicitItem(_Strict):
 class TurnEvents(_Strict):
     turn_id: str | None = Field(None, max_length=MAX_ID_CHARS, pattern=ID_PATTERN)
     at: datetime | None = None
-    namespace: str | None = Field(None, max_length=128, pattern=r"^[A-Za-z0-9_.:\-]+$")
+    namespace: str | None = Field(None, max_length=MAX_NAMESPACE_CHARS, pattern=NAMESPACE_PATTERN)
     messages: list[Message] = Field(min_length=1, max_length=MAX_MESSAGES_PER_TURN)
     refs: list[RefIn] = Field(default_factory=list, max_length=MAX_REFS_PER_TURN)
     items: list[ExplicitItem] = Field(default_factory=list, max_length=MAX_ITEMS_PER_TURN)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: JsonObject = Field(default_factory=dict)
 
     _aware = field_validator("at")(_aware)
 
@@ -328,7 +426,7 @@ class Query(_Open):
     mode: Mode = Mode.hybrid
     weight: float = Field(1.0, ge=0, le=10)
     filters: Filters | None = None
-    hints: dict[str, Any] = Field(default_factory=dict)
+    hints: JsonObject = Field(default_factory=dict)
 
     @field_validator("text")
     @classmethod
@@ -364,7 +462,7 @@ class Budget(_Open):
 class Fusion(_Open):
     method: Literal["rrf", "weighted_sum", "none"] = "rrf"
     rrf_k: int = Field(60, ge=1)
-    weights: dict[str, float] = Field(default_factory=dict)
+    weights: dict[str, Weight] = Field(default_factory=dict)
 
 
 class Rerank(_Open):
@@ -377,7 +475,7 @@ class Ranking(_Open):
     fusion: Fusion = Field(default_factory=Fusion)
     rerank: Rerank = Field(default_factory=Rerank)
     tie_breaker: Literal["recency", "source_priority", "none"] = "recency"
-    source_priority: dict[str, float] = Field(default_factory=dict)
+    source_priority: dict[str, FiniteFloat] = Field(default_factory=dict)
 
 
 class Output(_Open):
@@ -392,7 +490,7 @@ class Output(_Open):
 class Debug(_Open):
     trace: bool = False
     notes: str | None = None
-    caller: dict[str, Any] = Field(default_factory=dict)
+    caller: JsonObject = Field(default_factory=dict)
 
 
 class RetrievalPlan(_Open):
@@ -406,7 +504,7 @@ class RetrievalPlan(_Open):
     output: Output = Field(default_factory=Output)
     debug: Debug = Field(default_factory=Debug)
     # graphbrain extension: the tenant; the executor also forces it from the caller's scope.
-    namespace: str | None = Field(None, max_length=128, pattern=r"^[A-Za-z0-9_.:\-]+$")
+    namespace: str | None = Field(None, max_length=MAX_NAMESPACE_CHARS, pattern=NAMESPACE_PATTERN)
 
     @classmethod
     def parse(cls, data: Any) -> RetrievalPlan:
@@ -541,8 +639,16 @@ class BlockSource(_Strict):
 
 class Block(_Strict):
     type: Literal[
-        "core_profile", "preferences", "goals", "tasks", "decisions", "policies",
-        "tooling", "format", "safety", "other",
+        "core_profile",
+        "preferences",
+        "goals",
+        "tasks",
+        "decisions",
+        "policies",
+        "tooling",
+        "format",
+        "safety",
+        "other",
     ]
     text: str
     updated_at: datetime | None = None
@@ -612,6 +718,9 @@ class ContextDebug(_Strict):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     plans: list[dict[str, Any]] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    # graphbrain extension: true when the graph was unreachable and the package holds only the
+    # journal's recent turns (storage.degraded_compose).
+    degraded: bool = False
 
 
 class ContextPackage(_Strict):

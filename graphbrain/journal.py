@@ -199,6 +199,16 @@ class Journal:
             rows = self._db.execute(sql, args).fetchall()
         return [self._entry(r) for r in rows]
 
+    def recent(self, namespace: str, session_id: str, limit: int) -> list[Entry]:
+        """The session's last ``limit`` journaled turns (written or pending), oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {self._COLUMNS} FROM journal WHERE namespace = ? AND session_id = ? AND status <> 'failed'"
+                " ORDER BY id DESC LIMIT ?",
+                (namespace, session_id, int(limit)),
+            ).fetchall()
+        return [self._entry(r) for r in reversed(rows)]
+
     def pending_elsewhere(self) -> dict[str, int]:
         """Pending entries meant for other databases, by target: never replayed from here."""
         if self.target is None:

@@ -34,9 +34,11 @@ from graphbrain.contracts import (
     EvidenceRef,
     RetrievalPlan,
     Signals,
+    check_json,
+    check_text,
     utcnow,
 )
-from graphbrain.errors import InputError
+from graphbrain.errors import InputError, StoreUnavailable
 from graphbrain.ids import new_id, stable_id
 from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.candidate import Candidate
@@ -96,6 +98,8 @@ class Composer:
             )
         if agent_state is not None and not isinstance(agent_state, dict):
             raise InputError("agent_state: must be an object", [{"field": "agent_state", "reason": "not an object"}])
+        check_text(user_message, "user_message")
+        check_json(agent_state, "agent_state")
         agent_state = agent_state or {}
         now = now or utcnow()
         comp = self.config.policies.composition
@@ -104,17 +108,12 @@ class Composer:
 
         # ---------------------------------------------------------------- load
         t = time.perf_counter()
-        loaded = self.store.read(
-            lambda tx: {
-                "core": tx.run("compose/core_memory", {"namespace": namespace, "per_type": CORE_PER_TYPE}),
-                "summary": tx.run("compose/working_summary", {"session_node_id": session_node_id}),
-                "recent": tx.run(
-                    "compose/recent_turns", {"session_node_id": session_node_id, "n": max(comp.recent_turns_max, 1)}
-                ),
-                "sources": tx.run("compose/known_sources", {"namespace": namespace}),
-                "aliases": tx.run("compose/aliases", {"namespace": namespace, "names": self._names(user_message)}),
-            }
-        )
+        try:
+            loaded = self._load(namespace, session_node_id, user_message, comp.recent_turns_max)
+        except StoreUnavailable as e:
+            if not self.config.storage.degraded_compose:
+                raise
+            return self._degraded(context_id, session_id, user_message, namespace, now, str(e))
         system_blocks = self._system_blocks(loaded["core"])
         summary_row = loaded["summary"][0] if loaded["summary"] else {}
         working_summary = summary_row.get("text") or ""
@@ -214,6 +213,49 @@ class Composer:
         return package
 
     # ------------------------------------------------------------------ helpers
+    def _load(self, namespace: str, session_node_id: str, user_message: str, recent_max: int) -> dict[str, Any]:
+        """Everything compose reads before planning, in one read transaction."""
+        return self.store.read(
+            lambda tx: {
+                "core": tx.run("compose/core_memory", {"namespace": namespace, "per_type": CORE_PER_TYPE}),
+                "summary": tx.run("compose/working_summary", {"session_node_id": session_node_id}),
+                "recent": tx.run("compose/recent_turns", {"session_node_id": session_node_id, "n": max(recent_max, 1)}),
+                "sources": tx.run("compose/known_sources", {"namespace": namespace}),
+                "aliases": tx.run("compose/aliases", {"namespace": namespace, "names": self._names(user_message)}),
+            }
+        )
+
+    def _degraded(
+        self, context_id: str, session_id: str, user_message: str, namespace: str, now: datetime, why: str
+    ) -> ContextPackage:
+        """The graph is unreachable: the session's recent turns from the journal, nothing else."""
+        comp = self.config.policies.composition
+        recent: list[ChatTurn] = []
+        if self.config.storage.journal:
+            for entry in self.brain.journal.recent(namespace, session_id, max(comp.recent_turns_max, 1)):
+                for m in entry.events.get("messages") or []:
+                    if m.get("role") in ("user", "assistant", "tool") and m.get("content"):
+                        recent.append(ChatTurn(role=m["role"], content=m["content"], turn_id=entry.turn_id))
+        composed = compose_slots(
+            system_blocks=[],
+            developer_blocks=[Block(type="format", text=FORMAT_BLOCK)],
+            working_summary="",
+            recent_turns=recent,
+            evidence=[],
+            user_message=user_message,
+            cfg=comp,
+            counter=get_counter(comp.tokenizer),
+        )
+        warning = f"degraded: the graph is unreachable ({why}); only the journal's recent turns are included"
+        return ContextPackage(
+            context_id=context_id,
+            session_id=session_id,
+            namespace=namespace,
+            created_at=now,
+            **composed.slots(),
+            debug=ContextDebug(warnings=[warning, *composed.warnings], degraded=True),
+        )
+
     def _names(self, message: str) -> list[str]:
         names = {c.canonical for c in entity_candidates(message, cfg=self.config.nlp)}
         names |= {w.casefold() for w in message.split() if len(w) > 2}

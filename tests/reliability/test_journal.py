@@ -137,3 +137,34 @@ def test_a_turn_journaled_for_one_database_is_never_replayed_into_another(
         assert counts(other) == (1, 1)
     finally:
         other.close()
+
+
+def test_degraded_compose_from_the_journal_when_configured(fault_uri: str, tmp_path: Path) -> None:
+    brain = make_brain(fault_uri, tmp_path, "fault3")
+    brain.store.cypher("MATCH (n {namespace: 'fault3'}) DETACH DELETE n", write=True)
+    assert brain.commit_turn("s", turn(0)).status == "committed"
+    degraded_cfg = brain.config.model_copy(
+        update={"storage": brain.config.storage.model_copy(update={"degraded_compose": True})}
+    )
+    degraded = Brain(degraded_cfg, Neo4jStore(degraded_cfg.storage.neo4j))
+    neo4j("stop")
+    try:
+        assert brain.commit_turn("s", turn(1)).status == "pending"
+        # Not configured: a clear error, quickly.
+        from graphbrain.errors import StoreUnavailable
+
+        with pytest.raises(StoreUnavailable):
+            brain.compose_context("s", "which test is flaky?")
+        # Configured: the journal's recent turns (written and pending alike), marked degraded.
+        pkg = degraded.compose_context("s", "which test is flaky?")
+        assert pkg.debug.degraded and any("degraded" in w for w in pkg.debug.warnings)
+        assert [t.turn_id for t in pkg.recent_turns if t.role == "user"] == ["t0", "t1"]
+        assert pkg.evidence == [] and pkg.user_message.content == "which test is flaky?"
+    finally:
+        neo4j("start")
+    # Back up: the normal path again, not degraded.
+    try:
+        assert not degraded.compose_context("s", "which test is flaky?").debug.degraded
+    finally:
+        degraded.close()
+        brain.close()
