@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from graphbrain.store.queries import QueryLibrary
+
 T = TypeVar("T")
 Row = dict[str, Any]
 
@@ -42,6 +44,7 @@ class CypherResult:
 
 class Store(ABC):
     backend: str = "abstract"
+    queries: QueryLibrary  # the named Cypher of this backend's dialect
 
     @property
     def target(self) -> str:

@@ -110,20 +110,12 @@ class MigrationReport:
 
 # ------------------------------------------------------------------------------------------- counting
 def count_labels(store: Store, namespace: str) -> dict[str, int]:
-    rows = store.cypher(
-        "MATCH (n) WHERE n.namespace = $ns UNWIND labels(n) AS l RETURN l AS label, count(*) AS n",
-        {"ns": namespace},
-        row_cap=10_000,
-    ).rows
+    rows = store.run("migrate/count_labels", {"ns": namespace})
     return {str(r["label"]): int(r["n"]) for r in rows if r["label"] not in SKIP_LABELS}
 
 
 def count_edges(store: Store, namespace: str) -> dict[str, int]:
-    rows = store.cypher(
-        "MATCH (a)-[r]->(b) WHERE a.namespace = $ns AND b.namespace = $ns RETURN type(r) AS type, count(*) AS n",
-        {"ns": namespace},
-        row_cap=10_000,
-    ).rows
+    rows = store.run("migrate/count_edges", {"ns": namespace})
     return {str(r["type"]): int(r["n"]) for r in rows}
 
 
@@ -167,8 +159,7 @@ def migrate(
         after = ""
         while True:
             rows = src.cypher(
-                f"MATCH (n:{_identifier(label)}) WHERE n.namespace = $ns AND n.id > $after "
-                "RETURN labels(n) AS labels, properties(n) AS props ORDER BY n.id LIMIT $b",
+                src.queries.render("migrate/page_nodes", label=_identifier(label)),
                 {"ns": namespace, "after": after, "b": batch_size},
                 row_cap=batch_size,
             ).rows
@@ -207,16 +198,10 @@ def _write_nodes(dst: Store, rows: list[Row]) -> int:
         labels = tuple(sorted(set(r["labels"]) - SKIP_LABELS))
         props = {k: v for k, v in r["props"].items() if _copyable(k) and k != "embedding"}
         groups[labels].append({"props": props, "embedding": r["props"].get("embedding")})
-    vector = "vecf32(r.embedding)" if dst.backend == "embedded" else "r.embedding"
     written = 0
     for labels, batch in groups.items():
         label_text = ":".join(_identifier(label) for label in labels)
-        dst.cypher(
-            f"UNWIND $rows AS r CREATE (n:{label_text}) SET n += r.props "
-            f"SET n.embedding = CASE WHEN r.embedding IS NULL THEN null ELSE {vector} END",
-            {"rows": batch},
-            write=True,
-        )
+        dst.cypher(dst.queries.render("migrate/write_nodes", labels=label_text), {"rows": batch}, write=True)
         written += len(batch)
     return written
 
@@ -225,8 +210,7 @@ def _copy_edges(src: Store, dst: Store, namespace: str, label: str, ids: list[st
     if not ids:
         return 0
     rows = src.cypher(
-        f"UNWIND $ids AS id MATCH (a:{_identifier(label)} {{id: id}})-[r]->(b) WHERE b.namespace = $ns "
-        "RETURN a.id AS a, type(r) AS type, properties(r) AS props, b.id AS b, labels(b) AS b_labels",
+        src.queries.render("migrate/out_edges", label=_identifier(label)),
         {"ids": ids, "ns": namespace},
         row_cap=10_000_000,
     ).rows
@@ -234,13 +218,10 @@ def _copy_edges(src: Store, dst: Store, namespace: str, label: str, ids: list[st
     for r in rows:
         groups[(str(r["type"]), _primary(r["b_labels"]))].append({"a": r["a"], "b": r["b"], "props": r["props"]})
     for (rel, b_label), batch in groups.items():
-        dst.cypher(
-            f"UNWIND $rows AS r MATCH (a:{_identifier(label)} {{id: r.a}}) "
-            f"MATCH (b:{_identifier(b_label)} {{id: r.b}}) "
-            f"CREATE (a)-[e:{_identifier(rel)}]->(b) SET e += r.props",
-            {"rows": batch},
-            write=True,
+        text = dst.queries.render(
+            "migrate/write_edges", a_label=_identifier(label), b_label=_identifier(b_label), rel=_identifier(rel)
         )
+        dst.cypher(text, {"rows": batch}, write=True)
     return len(rows)
 
 
@@ -279,14 +260,7 @@ def main_migrate(config_path: str | None, src: str, dst: str, namespace: str | N
             storage = config.storage.model_copy(update={"backend": backend})
             stores.append(open_store(storage))
         source, dest = stores
-        texts = [
-            str(r["text"])
-            for r in source.cypher(
-                "MATCH (m:Memory) WHERE m.namespace = $ns AND m.status = 'active' AND m.text IS NOT NULL "
-                "RETURN m.text AS text ORDER BY m.id LIMIT $n",
-                {"ns": ns, "n": samples},
-            ).rows
-        ]
+        texts = [str(r["text"]) for r in source.run("migrate/sample_texts", {"ns": ns, "n": samples})]
         embedder = None
 
         def embedder_factory() -> Any:

@@ -20,6 +20,8 @@ from graphbrain.errors import QueryNotFoundError
 
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)+$")
 _TEMPLATE = re.compile(r"\{\{(\w+)\}\}")
+# What a {{placeholder}} of render() may become: a plain label or relationship type, or labels joined by ':'.
+_IDENTIFIERS = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}(:[A-Za-z][A-Za-z0-9_]{0,63})*$")
 
 
 def default_cypher_dir() -> Path:
@@ -75,6 +77,24 @@ class QueryLibrary:
         text = _TEMPLATE.sub(fill, text)
         parts = re.split(r";\s*(?:\n|$)", text)
         return [p.strip() for p in parts if p.strip() and not _only_comments(p)]
+
+    def render(self, name: str, **identifiers: str) -> str:
+        """A query whose labels or relationship types are ``{{placeholders}}`` (Cypher takes no parameter
+        there), each filled only with a plain identifier (or identifiers joined by ``:``); comment lines
+        are dropped. Anything else is refused, so a label can never carry a query fragment."""
+        text = self.get(name)
+
+        def fill(m: re.Match[str]) -> str:
+            key = m.group(1)
+            if key not in identifiers:
+                raise QueryNotFoundError(f"query {name!r} needs template value {key!r}")
+            value = identifiers[key]
+            if not isinstance(value, str) or not _IDENTIFIERS.match(value):
+                raise ValueError(f"template value {key!r} of {name!r} is not a plain identifier: {value!r}")
+            return value
+
+        body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+        return _TEMPLATE.sub(fill, body)
 
     def names(self) -> list[str]:
         out = set()
