@@ -1,13 +1,16 @@
 # graphbrain: the two commands a newcomer needs are `make demo` and `make test`.
-# Both install into .venv, start a real Neo4j 5.26 (Docker if there is an engine, else the local
-# Maven-built launcher; NEO4J_URI pointing at a running server skips the start) and apply the schema.
+# `make demo` needs only Python: it installs into .venv and runs the demo on the embedded backend
+# (FalkorDB under .graphbrain/, no server). `make test` also starts a real Neo4j 5.26 (Docker if there
+# is an engine, else the local Maven-built launcher; NEO4J_URI pointing at a running server skips the
+# start) and runs the suite against it and, for the conformance tests, against the embedded backend.
+# `make demo-neo4j` runs the demo on Neo4j.
 
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install neo4j-start neo4j-stop neo4j-status init demo test lint clean
+.PHONY: install neo4j-start neo4j-stop neo4j-status init demo demo-neo4j test lint clean
 
 $(STAMP): pyproject.toml requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +33,11 @@ neo4j-status:
 init: install
 	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) $(BIN)/graphbrain init
 
+# No server: storage.backend auto picks the embedded backend when NEO4J_URI is not set.
 demo: install
+	@env -u NEO4J_URI sh -c '$(BIN)/graphbrain init && $(BIN)/graphbrain demo'
+
+demo-neo4j: install
 	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) sh -c '$(BIN)/graphbrain init && $(BIN)/graphbrain demo'
 
 # pytest exits 5 when it collected no test: that is a failure here, never a pass.

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from graphbrain.errors import ConfigError
 
@@ -45,9 +45,10 @@ class EmbeddedConfig(_Model):
 
 
 class StorageConfig(_Model):
-    # neo4j: the server (the documented path). embedded: FalkorDB in-process-managed (experimental:
-    # no multi-statement rollback yet; see README).
-    backend: Literal["neo4j", "embedded"] = "neo4j"
+    # neo4j: the server (the path for scale). embedded: FalkorDB started by graphbrain under data_dir,
+    # no server to install. auto (the default): neo4j when a server is configured — NEO4J_URI in the
+    # environment or storage.neo4j.uri given — else embedded. Resolved when the config loads.
+    backend: Literal["auto", "neo4j", "embedded"] = "auto"
     neo4j: Neo4jConfig = Field(default_factory=Neo4jConfig)
     embedded: EmbeddedConfig = Field(default_factory=EmbeddedConfig)
     data_dir: str = ".graphbrain"
@@ -57,6 +58,13 @@ class StorageConfig(_Model):
     # When the graph is unreachable, compose_context answers with a degraded package (the session's
     # recent turns from the journal, marked debug.degraded) instead of raising StoreUnavailable.
     degraded_compose: bool = False
+
+    @model_validator(mode="after")
+    def _resolve_backend(self) -> StorageConfig:
+        if self.backend == "auto":
+            configured = bool(os.environ.get("NEO4J_URI")) or "uri" in self.neo4j.model_fields_set
+            self.backend = "neo4j" if configured else "embedded"
+        return self
 
 
 # ---------------------------------------------------------------- embedding and nlp

@@ -96,3 +96,19 @@ def test_fingerprint_excludes_password_and_tracks_policies() -> None:
     c = BrainConfig.model_validate({"policies": {"composition": {"recent_turns_max": 2}}})
     assert a.fingerprint() == b.fingerprint()
     assert a.fingerprint() != c.fingerprint()
+
+
+def test_backend_auto_is_embedded_without_a_server_and_neo4j_with_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    assert load_config(ROOT / "brain.yml").storage.backend == "embedded"
+    assert BrainConfig.model_validate({}).storage.backend == "embedded"
+    uri = load_config(ROOT / "brain.yml", overrides={"storage.neo4j.uri": "bolt://db:7687"}).storage
+    assert uri.backend == "neo4j"
+    assert (
+        load_config(
+            ROOT / "brain.yml", overrides={"storage.backend": "embedded", "storage.neo4j.uri": "bolt://x:1"}
+        ).storage.backend
+        == "embedded"
+    )
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:7687")
+    assert load_config(ROOT / "brain.yml").storage.backend == "neo4j"
