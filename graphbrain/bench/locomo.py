@@ -651,24 +651,44 @@ def main_locomo(
     ks: Sequence[int] = DEFAULT_KS,
     as_json: bool = False,
     out: str | None = None,
+    backends: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """``graphbrain bench locomo PATH... [--k 5,10,25] [--json] [--out FILE]``: run, print, return.
+    """``graphbrain bench locomo PATH... [--k 5,10,25] [--backends neo4j,embedded] [--json] [--out FILE]``.
 
     ``namespace`` (the CLI's ``--namespace``) is the prefix of the per-conversation namespaces
     (default ``locomo``). The table (or the JSON with ``as_json``) goes to stdout, progress to stderr;
     ``out`` also writes the full JSON report (every question, every system's top-k ids) to a file.
+    With ``backends``, the same run happens on each backend in turn (same data, same models, same
+    machine moment) and a side-by-side table of graphbrain's figures on each follows the per-backend ones.
     """
-    from graphbrain.bench.report import format_locomo, to_json, write_json
+    from graphbrain.bench.report import format_locomo, format_locomo_backends, to_json, write_json
     from graphbrain.brain import Brain
 
-    report = run_locomo(
-        lambda: Brain.from_config(config_path),
-        paths,
-        ks,
-        namespace_prefix=namespace or "locomo",
-        progress=_stderr,
-    )
-    print(to_json(report) if as_json else format_locomo(report))
+    def run(overrides: dict[str, Any] | None) -> dict[str, Any]:
+        return run_locomo(
+            lambda: Brain.from_config(config_path, overrides=overrides),
+            paths,
+            ks,
+            namespace_prefix=namespace or "locomo",
+            progress=_stderr,
+        )
+
+    if not backends:
+        report = run(None)
+        print(to_json(report) if as_json else format_locomo(report))
+    else:
+        by_backend = {}
+        for backend in backends:
+            _stderr(f"== backend {backend}")
+            by_backend[backend] = run({"storage.backend": backend})
+        report = {"backends": by_backend}
+        if as_json:
+            print(to_json(report))
+        else:
+            for backend, r in by_backend.items():
+                print(f"=== backend: {backend}")
+                print(format_locomo(r))
+            print(format_locomo_backends(by_backend))
     if out:
         write_json(report, out)
         _stderr(f"wrote {out}")

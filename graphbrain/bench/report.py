@@ -58,6 +58,32 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, digits: int 
 
 
 # =================================================================================== LoCoMo
+def format_locomo_backends(by_backend: Mapping[str, Mapping[str, Any]]) -> str:
+    """graphbrain's LoCoMo figures on each backend, side by side (the baselines do not touch a backend)."""
+    names = list(by_backend)
+    first = by_backend[names[0]]
+    ks: list[int] = list(first["ks"])
+    systems = [n for n, s in first["systems"].items() if s["kind"] == "graphbrain"]
+    headers = ["overall 1-4", *[f"{b} r@{k}" for b in names for k in ks]]
+    rows: list[list[Any]] = []
+    for name in systems:
+        rows.append(
+            [name]
+            + [by_backend[b]["systems"][name]["recall"].get("overall", {}).get(f"r@{k}") for b in names for k in ks]
+        )
+    out = ["graphbrain on each backend (same conversations, same models, one run)", table(headers, rows)]
+    headers = ["cost", *[f"{b} {what}" for b in names for what in ("ingest ms/turn", "p50 ms", "p95 ms")]]
+    rows = []
+    for name in systems:
+        row: list[Any] = [name]
+        for b in names:
+            s = by_backend[b]["systems"][name]
+            row += [s["ingest_ms_per_turn"], s["latency_ms"]["p50"], s["latency_ms"]["p95"]]
+        rows.append(row)
+    out.append(table(headers, rows, digits=1))
+    return "\n".join(out)
+
+
 def format_locomo(report: Mapping[str, Any]) -> str:
     ks: list[int] = list(report["ks"])
     systems: Mapping[str, Any] = report["systems"]

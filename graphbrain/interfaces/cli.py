@@ -953,9 +953,20 @@ def bench_ingest(path: str, config_path: str | None, namespace: str | None, as_j
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--k", "ks", default="5,10,25", show_default=True, help="Comma-separated cut-offs for recall@k.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False), help="Also write the JSON report here.")
+@click.option(
+    "--backends",
+    default="",
+    help="Comma-separated backends (neo4j,embedded) to run on in turn, with a side-by-side table.",
+)
 @common
 def bench_locomo(
-    paths: tuple[str, ...], ks: str, out: str | None, config_path: str | None, namespace: str | None, as_json: bool
+    paths: tuple[str, ...],
+    ks: str,
+    out: str | None,
+    backends: str,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
 ) -> None:
     """Retrieval quality on LoCoMo conversations: graphbrain vs BM25 / dense / RRF over raw turns.
 
@@ -965,9 +976,15 @@ def bench_locomo(
     \b
     Example:
       graphbrain bench locomo ../shared/data/locomo-dev/26.json ../shared/data/locomo-dev/30.json
+      graphbrain bench locomo ../shared/data/locomo-dev/26.json --backends neo4j,embedded
     """
     module = _import("graphbrain.bench.locomo", "the LoCoMo bench")
-    module.main_locomo(config_path, namespace, list(paths), [int(k) for k in ks.split(",") if k.strip()], as_json, out)
+    chosen = [b.strip() for b in backends.split(",") if b.strip()]
+    for b in chosen:
+        if b not in ("neo4j", "embedded"):
+            raise click.BadParameter(f"unknown backend {b!r}: use neo4j and/or embedded", param_hint="--backends")
+    ks_list = [int(k) for k in ks.split(",") if k.strip()]
+    module.main_locomo(config_path, namespace, list(paths), ks_list, as_json, out, chosen)
 
 
 @bench.command("scale")
