@@ -1,6 +1,8 @@
 // Entities that passed the gate: one node per canonical thing (aliases accumulate), linked from the
 // turn, the message (with the span) and the memory items that mention them; co-mentions relate them.
 // Marked FtsPending: their name, aliases and text changed, the store refreshes the full-text copies.
+// The memory items' MENTIONS are merged by a FOREACH outside the subquery: FalkorDB 4.x drops a MERGE
+// of an edge inside a unit subquery for the rows after the first ones of an UNWIND that MERGEs nodes.
 MATCH (t:Turn {id: $turn_node_id})
 UNWIND $entities AS e
 MERGE (n:Memory:Entity {id: e.id})
@@ -32,6 +34,7 @@ CALL {
   WITH n, e
   UNWIND e.memory_ids AS mid
   MATCH (m:Memory {id: mid})
-  MERGE (m)-[:MENTIONS]->(n)
+  RETURN collect(m) AS mentioning
 }
+FOREACH (m IN mentioning | MERGE (m)-[:MENTIONS]->(n))
 RETURN collect(n.id) AS ids

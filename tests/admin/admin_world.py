@@ -133,7 +133,32 @@ def snapshot(brain: Brain, namespace: str) -> dict[str, Any]:
     }
 
 
+# Neo4j index name -> the label FalkorDB indexes (its indexes are per label, with no names of their own).
+INDEX_LABELS = {
+    "memory_text": "Memory",
+    "message_text": "Message",
+    "chunk_text": "Chunk",
+    "entity_names": "Entity",
+    "memory_embedding": "Memory",
+    "message_embedding": "Message",
+    "chunk_embedding": "Chunk",
+}
+
+
 def fulltext_hits(brain: Brain, index: str, text: str, namespace: str) -> int:
+    if brain.store.backend == "embedded":
+        from graphbrain.store.falkordb_store import fts_query
+
+        return int(
+            one(
+                brain,
+                "CALL db.idx.fulltext.queryNodes($label, $text) YIELD node "
+                "WHERE node.namespace = $ns RETURN count(node)",
+                label=INDEX_LABELS[index],
+                text=fts_query(text),
+                ns=namespace,
+            )
+        )
     return int(
         one(
             brain,
@@ -147,6 +172,20 @@ def fulltext_hits(brain: Brain, index: str, text: str, namespace: str) -> int:
 
 
 def vector_hits(brain: Brain, index: str, vector: list[float], namespace: str, k: int = 50) -> list[dict[str, Any]]:
+    if brain.store.backend == "embedded":
+        # FalkorDB's HNSW index counts a tombstone for every update or delete of a node in its top k:
+        # ask for more, keep the k best live hits (scores as Neo4j's (1 + cos) / 2).
+        return q(
+            brain,
+            "CALL db.idx.vector.queryNodes($label, 'embedding', $k * 10, vecf32($v)) YIELD node, score "
+            "WITH node, 1.0 - score / 2.0 AS score ORDER BY score DESC LIMIT $k WITH node, score "
+            "WHERE node.namespace = $ns "
+            "RETURN node.id AS id, node.session_id AS session_id, node.key AS key, score",
+            label=INDEX_LABELS[index],
+            k=k,
+            v=vector,
+            ns=namespace,
+        )
     return q(
         brain,
         "CALL db.index.vector.queryNodes($index, $k, $v) YIELD node, score "

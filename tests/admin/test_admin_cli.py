@@ -11,6 +11,7 @@ from typing import Any
 import click
 import networkx as nx
 import pytest
+import yaml
 from admin_world import S1_WORD, build_world, fulltext_hits, one, turn
 from click.testing import CliRunner, Result
 
@@ -24,12 +25,24 @@ Cli = Callable[..., Result]
 
 
 @pytest.fixture()
-def cli(brain: Brain, neo4j_uri: str) -> Cli:
-    """Run ``graphbrain <args> --config brain.yml --namespace <the test's>``; JSON mode by default."""
+def cli(brain: Brain, request: pytest.FixtureRequest, tmp_path: Path) -> Cli:
+    """Run ``graphbrain <args> --config brain.yml --namespace <the test's>``; JSON mode by default.
+
+    On the embedded backend the CLI gets a copy of brain.yml pointing at the test's FalkorDB data dir
+    (journal off, as for the test's own Brain); on Neo4j, brain.yml with $NEO4J_URI."""
+    config, env = CONFIG, {}
+    if brain.store.backend == "embedded":
+        doc = yaml.safe_load(Path(CONFIG).read_text(encoding="utf-8")) or {}
+        storage = doc.setdefault("storage", {})
+        storage.update(backend="embedded", data_dir=str(brain.config.storage.data_dir), journal=False)
+        config = str(tmp_path / "brain.yml")
+        Path(config).write_text(yaml.safe_dump(doc), encoding="utf-8")
+    else:
+        env["NEO4J_URI"] = request.getfixturevalue("neo4j_uri")
 
     def run(*args: str, input: str | None = None, as_json: bool = True, ok: bool = True) -> Result:
-        argv = [*args, "--config", CONFIG, "--namespace", brain.namespace] + (["--json"] if as_json else [])
-        result = CliRunner().invoke(main, argv, input=input, env={"NEO4J_URI": neo4j_uri}, catch_exceptions=False)
+        argv = [*args, "--config", config, "--namespace", brain.namespace] + (["--json"] if as_json else [])
+        result = CliRunner().invoke(main, argv, input=input, env=env, catch_exceptions=False)
         if ok:
             assert result.exit_code == 0, result.output
         return result
