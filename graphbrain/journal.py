@@ -79,7 +79,7 @@ class Journal:
         self.path = path
         self.target = target
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # append_claimed holds it across append and claim
         # Entries this process is committing right now: a concurrent call must not replay them.
         self._inflight: set[int] = set()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
@@ -126,6 +126,13 @@ class Journal:
                 (namespace, session_id, turn_id),
             ).fetchone()
         return int(row[0])
+
+    def append_claimed(self, namespace: str, session_id: str, turn_id: str, events: dict[str, Any]) -> tuple[int, bool]:
+        """``append`` and ``claim`` as one step for this process's threads: no other thread's replay can
+        take a new entry between the two. Returns the entry id and whether this caller holds it."""
+        with self._lock:
+            entry = self.append(namespace, session_id, turn_id, events)
+            return entry, self.claim(entry)
 
     def claim(self, entry_id: int) -> bool:
         """Take an entry for committing; False when another thread of this process or another live

@@ -252,16 +252,35 @@ def format_load(report: dict[str, Any]) -> str:
         f"  turns in graph {inv['turns']}  active items {inv['active_items']}",
         f"  seq gaps {len(inv['seq_gaps'])}  duplicate entities {len(inv['duplicate_entities'])}"
         f"  double-active keys {len(inv['double_active'])}",
-        f"  {'OK' if report['ok'] else 'FAILED'}",
     ]
+    single = report.get("single_writer")
+    if single:
+        lines.append(
+            f"  one writer, same run: {single['commits_per_s']}/s, p50 {single['latency_ms']['p50']}"
+            f" p95 {single['latency_ms']['p95']} ms  →  throughput x{report['throughput_vs_single']},"
+            f" p95 x{report['p95_vs_single']}"
+        )
+    lines.append(f"  {'OK' if report['ok'] else 'FAILED'}")
     return "\n".join(lines)
 
 
 def main_load(
-    config_path: str | None, writers: int, seconds: float, mode: str, as_json: bool, keep: bool
+    config_path: str | None, writers: int, seconds: float, mode: str, as_json: bool, keep: bool, baseline: bool = True
 ) -> dict[str, Any]:
+    """``graphbrain bench load``: with ``baseline``, one writer runs first for as long, so that the N-writer
+    figures come with their ratio to a single writer measured in the same run."""
     from graphbrain.bench.report import to_json
 
+    single = run_load(config_path, writers=1, seconds=seconds, mode="threads") if baseline and writers > 1 else None
     report = run_load(config_path, writers=writers, seconds=seconds, mode=mode, keep=keep)
+    if single is not None:
+        report["single_writer"] = {k: single[k] for k in ("commits_per_s", "latency_ms", "errors", "ok")}
+        report["throughput_vs_single"] = _ratio(report["commits_per_s"], single["commits_per_s"])
+        report["p95_vs_single"] = _ratio(report["latency_ms"]["p95"], single["latency_ms"]["p95"])
+        report["ok"] = report["ok"] and single["ok"]
     print(to_json(report) if as_json else format_load(report))
     return report
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 2) if a is not None and b else None

@@ -31,12 +31,15 @@ class DurableCommitter:
         ev = ev.model_copy(update={"turn_id": ev.turn_id or uuid.uuid4().hex, "at": ev.at or utcnow()})
         ns = ev.namespace or self.default_namespace
         assert ev.turn_id is not None
-        entry = self.journal.append(ns, session_id, ev.turn_id, ev.model_dump(mode="json", exclude_none=True))
-        self.journal.claim(entry)
+        events = ev.model_dump(mode="json", exclude_none=True)
+        entry, claimed = self.journal.append_claimed(ns, session_id, ev.turn_id, events)
+        # Not claimed: this very turn is being committed by another caller right now; ours goes on and
+        # is answered "duplicate" by the graph (the Turn id is unique), never written twice.
         try:
             return self._commit_claimed(entry, session_id, ev, ns)
         finally:
-            self.journal.release(entry)
+            if claimed:
+                self.journal.release(entry)
 
     def _commit_claimed(self, entry: int, session_id: str, ev: TurnEvents, ns: str) -> CommitResult:
         assert ev.turn_id is not None

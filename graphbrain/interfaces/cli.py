@@ -1013,9 +1013,22 @@ def bench_scale(items: str, plot: str | None, config_path: str | None, namespace
     help="Threads sharing one Brain, or a process (and Brain) per writer.",
 )
 @click.option("--keep", is_flag=True, help="Keep the scratch namespace afterwards.")
+@click.option(
+    "--baseline/--no-baseline",
+    default=True,
+    show_default=True,
+    help="First run one writer for as long, and report the N-writer figures as ratios to it.",
+)
 @common
 def bench_load(
-    writers: int, seconds: float, mode: str, keep: bool, config_path: str | None, namespace: str | None, as_json: bool
+    writers: int,
+    seconds: float,
+    mode: str,
+    keep: bool,
+    baseline: bool,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
 ) -> None:
     """Concurrent commit_turn load: commits/s, p50/p95, errors, then the invariants read back.
 
@@ -1029,7 +1042,7 @@ def bench_load(
       graphbrain bench load --writers 8 --seconds 30 --mode processes --json
     """
     module = _import("graphbrain.bench.load", "the load bench")
-    report = module.main_load(config_path, writers, seconds, mode, as_json, keep)
+    report = module.main_load(config_path, writers, seconds, mode, as_json, keep, baseline)
     if not report["ok"]:
         raise SystemExit(1)
 

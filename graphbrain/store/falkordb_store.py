@@ -571,7 +571,12 @@ class FalkorStore(Store):
         return [{"name": f"unique:{r[0]}.{'.'.join(r[1])}", "state": states.get(str(r[2]), str(r[2]))} for r in rows]
 
     def schema_version(self) -> int | None:
-        rows = self.run("schema/get_version")
+        try:
+            rows = self.run("schema/get_version")
+        except StoreError as e:
+            if "empty key" in str(e):  # the graph does not exist yet: a fresh data dir
+                return None
+            raise
         return int(rows[0]["version"]) if rows else None
 
     def index_status(self) -> list[Row]:
