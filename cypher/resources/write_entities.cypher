@@ -1,5 +1,5 @@
 // Entities named in a document's chunks. They are the very :Memory:Entity nodes conversation memory uses:
-// same id (stable_id("ent", namespace, key)), and on creation the same properties as
+// same id (graphbrain.ids.entity_id(namespace, canonical)), and on creation the same properties as
 // commit/write_entities; source 'tool' and rule 'resource_ingest' say where this one came from.
 // Each chunk that names one gets a (Chunk)-[:MENTIONS {count, start, end, text}]->(Entity) edge.
 UNWIND $entities AS e

@@ -105,22 +105,20 @@ def test_tags_and_topics(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
     assert topics == [{"id": stable_id("topic", brain.namespace, "graphbrain"), "name": "graphbrain"}]
     edges = cy(
         "MATCH (d:Document {namespace: $ns}) "
-        "RETURN d.id AS id, COUNT { (d)-[:TAGGED]->(:Tag) } AS tags, "
-        "COUNT { (d)-[:IN_TOPIC]->(:Topic) } AS topics"
+        "RETURN d.id AS id, size([(d)-[:TAGGED]->(:Tag) | 1]) AS tags, "
+        "size([(d)-[:IN_TOPIC]->(:Topic) | 1]) AS topics"
     )
     assert len(edges) == len(SEED_FILES)
     assert all(e["tags"] == 2 and e["topics"] == 1 for e in edges)
 
 
-def test_fulltext_in_both_languages_and_vector_search(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
+def test_fulltext_in_both_languages_and_vector_search(
+    brain: Brain, ingestor: Ingestor, chunk_fulltext: Cy, chunk_vector: Cy
+) -> None:
     _ingest_seeds(ingestor, brain)
 
     def fulltext(q: str) -> list[str]:
-        rows = cy(
-            "CALL db.index.fulltext.queryNodes('chunk_text', $q) YIELD node, score "
-            "WHERE node.namespace = $ns RETURN node.source_uri AS uri",
-            q=q,
-        )
+        rows = chunk_fulltext(q, "node.source_uri AS uri")
         return [r["uri"].rsplit("/", 1)[-1] for r in rows]
 
     assert "design-memory-store.md" in fulltext("pgvector")
@@ -132,20 +130,12 @@ def test_fulltext_in_both_languages_and_vector_search(brain: Brain, ingestor: In
     assert "design-memory-store.md" in fulltext('"Fusion with RRF"')
 
     vec = brain.embedder.embed_one("How are vector search and full-text results merged?")
-    hits = cy(
-        "CALL db.index.vector.queryNodes('chunk_embedding', 50, $v) YIELD node, score "
-        "WHERE node.namespace = $ns RETURN node.source_uri AS uri, node.text AS text, score",
-        v=vec,
-    )
+    hits = chunk_vector(vec, 50, "node.source_uri AS uri, node.text AS text, score")
     assert hits, "the vector index finds the chunks"
     assert any("RRF" in h["text"] or "融合" in h["text"] for h in hits[:5])
     # Cross-lingual: a Chinese question finds an answer (the multilingual model aligns the languages).
     zh = brain.embedder.embed_one("切块时在哪里断开？")
-    zh_hits = cy(
-        "CALL db.index.vector.queryNodes('chunk_embedding', 20, $v) YIELD node, score "
-        "WHERE node.namespace = $ns RETURN node.text AS text",
-        v=zh,
-    )
+    zh_hits = chunk_vector(zh, 20, "node.text AS text")
     assert any("切" in h["text"] for h in zh_hits[:5])
 
 

@@ -31,12 +31,8 @@ chunk keeps its id and its vector.
 DOC_V2 = DOC_V1.replace("zebrastripe marker appears only in the first", "quokkasmile marker appears only in the second")
 
 
-def _fulltext(cy: Cy, q: str) -> list[dict[str, Any]]:
-    return cy(
-        "CALL db.index.fulltext.queryNodes('chunk_text', $q) YIELD node WHERE node.namespace = $ns "
-        "RETURN node.id AS id, node.document_id AS doc",
-        q=q,
-    )
+def _fulltext(chunk_fulltext: Cy, q: str) -> list[dict[str, Any]]:
+    return chunk_fulltext(q, "node.id AS id, node.document_id AS doc")
 
 
 def _chunks(cy: Cy, doc_id: str) -> list[dict[str, Any]]:
@@ -47,7 +43,7 @@ def _chunks(cy: Cy, doc_id: str) -> list[dict[str, Any]]:
 
 
 def test_changed_file_replaces_chunks_and_keeps_the_document_id(
-    brain: Brain, ingestor: Ingestor, cy: Cy, tmp_path: Path
+    brain: Brain, ingestor: Ingestor, cy: Cy, chunk_fulltext: Cy, tmp_path: Path
 ) -> None:
     path = tmp_path / "guide.md"
     path.write_text(DOC_V1, encoding="utf-8")
@@ -56,7 +52,7 @@ def test_changed_file_replaces_chunks_and_keeps_the_document_id(
     doc_id = first.document_id
     assert doc_id and doc_id == document_id_for(brain.namespace, file_uri(path))
     old_chunks = _chunks(cy, doc_id)
-    assert _fulltext(cy, "zebrastripe")
+    assert _fulltext(chunk_fulltext, "zebrastripe")
 
     path.write_text(DOC_V2, encoding="utf-8")
     second = ingestor.ingest(path, namespace=brain.namespace)
@@ -65,8 +61,8 @@ def test_changed_file_replaces_chunks_and_keeps_the_document_id(
     assert d.chunks == d.chunks_written == len(_chunks(cy, doc_id))
 
     # The old text is gone from the graph and from the full-text index; the new text is in both.
-    assert _fulltext(cy, "zebrastripe") == []
-    assert [h["doc"] for h in _fulltext(cy, "quokkasmile")] == [doc_id]
+    assert _fulltext(chunk_fulltext, "zebrastripe") == []
+    assert [h["doc"] for h in _fulltext(chunk_fulltext, "quokkasmile")] == [doc_id]
     new_chunks = _chunks(cy, doc_id)
     changed = [c for c in old_chunks if "zebrastripe" in c["text"]]
     assert changed and not {c["id"] for c in changed} & {c["id"] for c in new_chunks}
@@ -114,7 +110,7 @@ def test_same_content_new_labels_updates_only_the_fields(
 
 
 def test_remove_deletes_document_sections_chunks_and_orphans(
-    brain: Brain, ingestor: Ingestor, cy: Cy, tmp_path: Path
+    brain: Brain, ingestor: Ingestor, cy: Cy, chunk_fulltext: Cy, tmp_path: Path
 ) -> None:
     a = tmp_path / "a.md"
     a.write_text("# Alpha\n\nAlpha notes cite https://alpha.example.org/spec for the wire format.\n", encoding="utf-8")
@@ -137,7 +133,7 @@ def test_remove_deletes_document_sections_chunks_and_orphans(
     assert cy("MATCH (t:Tag) RETURN t.name AS n") == [{"n": "shared"}]
     assert cy("MATCH (t:Topic) RETURN t") == []
     assert cy("MATCH (e:Entity {id: $id}) RETURN e", id=url_entity[0]["id"]) == []
-    assert _fulltext(cy, "Alpha") == []
+    assert _fulltext(chunk_fulltext, "Alpha") == []
     assert cy("MATCH (d:Document {namespace: $ns}) RETURN d.id AS id") == [{"id": doc_b}]
 
     # By path (or source URI) works too; an unknown document is reported, not an error.

@@ -11,7 +11,7 @@ import pytest
 
 from graphbrain import Brain
 from graphbrain.errors import InputError
-from graphbrain.ids import stable_id
+from graphbrain.ids import entity_id, stable_id
 from graphbrain.nlp import entity_candidates
 from graphbrain.resources.ingest import Ingestor, document_id_for
 from graphbrain.resources.refs import normalise_url
@@ -30,7 +30,9 @@ short, and weigh every animal once a month.</p>
 </article><footer>Copyright the sanctuary</footer></body></html>"""
 
 
-def test_url_ingest_from_a_local_server(brain: Brain, ingestor: Ingestor, cy: Cy, http_server: Server) -> None:
+def test_url_ingest_from_a_local_server(
+    brain: Brain, ingestor: Ingestor, cy: Cy, chunk_fulltext: Cy, http_server: Server
+) -> None:
     base = http_server(
         {
             "/page.html": (200, "text/html; charset=utf-8", PAGE.encode()),
@@ -56,10 +58,7 @@ def test_url_ingest_from_a_local_server(brain: Brain, ingestor: Ingestor, cy: Cy
     assert "Feeding" in titles[0]["t"]
     text = " ".join(r["t"] for r in cy("MATCH (c:Chunk {namespace: $ns}) RETURN c.text AS t"))
     assert "burrows" in text and "Home | About" not in text  # main content only
-    hits = cy(
-        "CALL db.index.fulltext.queryNodes('chunk_text', 'grasses') YIELD node WHERE node.namespace = $ns "
-        "RETURN node.source_uri AS uri"
-    )
+    hits = chunk_fulltext("grasses", "node.source_uri AS uri")
     assert hits == [{"uri": d.source_uri}]
 
     # The same URL with tracking parameters is the same document, unchanged.
@@ -98,7 +97,7 @@ def _seed_decision(cy: Cy, ns: str, key: str, text: str, *, status: str = "activ
     return mid
 
 
-def test_memory_snapshot_of_decisions(brain: Brain, ingestor: Ingestor, cy: Cy) -> None:
+def test_memory_snapshot_of_decisions(brain: Brain, ingestor: Ingestor, cy: Cy, chunk_fulltext: Cy) -> None:
     ns = brain.namespace
     _seed_decision(cy, ns, "decision:graphbrain:vector-index", "Use cosine similarity for the vector index.")
     _seed_decision(cy, ns, "decision:graphbrain:store", "Keep Neo4j 5.26 as the single store.")
@@ -119,10 +118,7 @@ def test_memory_snapshot_of_decisions(brain: Brain, ingestor: Ingestor, cy: Cy) 
     text = " ".join(r["t"] for r in cy("MATCH (c:Chunk {namespace: $ns}) RETURN c.text AS t"))
     assert "cosine similarity" in text and "agreed at the weekly sync" in text
     assert "euclidean" not in text and "another project" not in text  # superseded / other prefix left out
-    hits = cy(
-        "CALL db.index.fulltext.queryNodes('chunk_text', 'cosine') YIELD node WHERE node.namespace = $ns "
-        "RETURN node.source_type AS st"
-    )
+    hits = chunk_fulltext("cosine", "node.source_type AS st")
     assert hits and all(h["st"] == "memory_snapshot" for h in hits)
 
     # The same memory renders the same text: a no-op. A new decision updates the same document.
@@ -138,11 +134,12 @@ def test_memory_snapshot_of_decisions(brain: Brain, ingestor: Ingestor, cy: Cy) 
         ingestor.ingest({"types": ["nonsense"]}, source_type="memory_snapshot", namespace=ns)
 
 
-def _entity_key(text: str, name: str) -> str:
-    """The key conversation memory gives the entity named ``name`` in ``text`` (commit/pipeline.py)."""
+def _entity_key(text: str, name: str) -> tuple[str, str]:
+    """The key and canonical name conversation memory gives the entity named ``name`` in ``text``
+    (commit/pipeline.py); its node id is ``entity_id(namespace, canonical)``."""
     for ec in entity_candidates(text, None):
         if ec.name == name:
-            return f"entity:{ec.kind}:{ec.canonical}"
+            return f"entity:{ec.kind}:{ec.canonical}", ec.canonical
     raise AssertionError(f"{name!r} is not an entity candidate of {text!r}")
 
 
@@ -150,13 +147,13 @@ def test_chunk_entities_are_the_conversation_entities(brain: Brain, ingestor: In
     ns = brain.namespace
     # What a memory item (a decision in a user message) would make of the repo name.
     decision = "We decided to keep the repo acme/graphbrain on one graph."
-    repo_key = _entity_key(decision, "acme/graphbrain")
+    repo_key, repo_canonical = _entity_key(decision, "acme/graphbrain")
     assert repo_key == "entity:repo:acme/graphbrain"
-    repo_id = stable_id("ent", ns, repo_key)
+    repo_id = entity_id(ns, repo_canonical)
 
     note = "The design doc of the repo acme/graphbrain explains why Neo4j holds everything, says Zanzibar."
-    neo_key = _entity_key(note, "Neo4j")
-    neo_id = stable_id("ent", ns, neo_key)
+    neo_key, neo_canonical = _entity_key(note, "Neo4j")
+    neo_id = entity_id(ns, neo_canonical)
     # An entity conversation memory already made real (with a turn that mentions it).
     cy(
         "CREATE (t:Turn {id: $tid, namespace: $ns}) "
