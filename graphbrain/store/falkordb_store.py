@@ -13,6 +13,8 @@ What differs from Neo4j, and where it is handled:
   ISO-8601 string (``2025-01-31T09:00:00.000000Z``): one format, so comparisons and ``ORDER BY`` are
   chronological. :func:`plain` turns every string of exactly that shape back into an aware datetime,
   so domain code gets datetimes from both backends.
+- **NUL.** FalkorDB strings cannot hold U+0000 (a NUL in a parameter even cuts the query short), so
+  :func:`to_param` writes it as U+FFFD; the same on reads and writes, so lookups still agree.
 - **Vectors.** The backend files wrap embeddings in ``vecf32()``; the HNSW indexes are built with
   ``M: 32, efRuntime: 100`` (the defaults gave recall@10 of about 0.4 here). Vector scores are cosine
   *distances*; the query files return Neo4j's ``(1 + cos) / 2`` so thresholds mean the same thing.
@@ -72,17 +74,23 @@ MAX_SOCKET_PATH = 100
 
 # --------------------------------------------------------------------------------------------- values
 _ISO_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+# FalkorDB strings are C strings: a NUL in a parameter ends the query text the client sends (a syntax
+# error), and no stored string can hold one. It goes in as the replacement character instead.
+NUL_REPLACEMENT = "\ufffd"
 
 
 def to_param(value: Any) -> Any:
-    """Python values → what FalkorDB's parameter header accepts (datetimes as fixed-width UTC strings)."""
+    """Python values → what FalkorDB's parameter header accepts (datetimes as fixed-width UTC strings,
+    NUL characters as U+FFFD)."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_REPLACEMENT) if "\x00" in value else value
     if isinstance(value, datetime):
         aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
         return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     if isinstance(value, date):
         return to_param(datetime(value.year, value.month, value.day, tzinfo=UTC))
     if isinstance(value, Mapping):
-        return {str(k): to_param(v) for k, v in value.items()}
+        return {to_param(str(k)): to_param(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         return [to_param(v) for v in value]
     if isinstance(value, float) and value != value:  # NaN has no Cypher literal
