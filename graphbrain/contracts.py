@@ -37,8 +37,23 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _storable_model(model: BaseModel) -> None:
+    """Every string a model holds must be storable. pydantic checks a ``str`` for lone surrogates only
+    when the field has constraints, so plain ``str`` / ``list[str]`` fields (and unknown fields, kept
+    and echoed in the plan JSON) are checked here. Nested models check themselves."""
+    values = {**{name: getattr(model, name) for name in type(model).model_fields}, **(model.model_extra or {})}
+    for name, value in values.items():
+        if not isinstance(value, BaseModel) and (problem := json_problem(value, name)):
+            raise ValueError(problem)
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="after")
+    def _storable(self) -> _Strict:
+        _storable_model(self)
+        return self
 
 
 class _Open(BaseModel):
@@ -47,10 +62,8 @@ class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     @model_validator(mode="after")
-    def _storable_extras(self) -> _Open:
-        """Unknown fields are kept (and echoed in the plan JSON): they must be storable too."""
-        if problem := json_problem(self.model_extra or {}):
-            raise ValueError(problem)
+    def _storable(self) -> _Open:
+        _storable_model(self)
         return self
 
 

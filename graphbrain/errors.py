@@ -73,9 +73,14 @@ def format_validation_errors(exc: Any, prefix: str = "") -> tuple[str, list[dict
     errors: list[dict[str, Any]] = []
     lines: list[str] = []
     for err in exc.errors():
-        loc = ".".join(str(p) for p in err.get("loc", ()))
+        loc = ".".join(_printable(p) for p in err.get("loc", ()))
         field = f"{prefix}.{loc}" if prefix and loc else (prefix or loc)
-        reason = err.get("msg", "invalid")
+        reason = _printable(err.get("msg", "invalid"))
         errors.append({"field": field, "reason": reason, "type": err.get("type")})
         lines.append(f"{field}: {reason}")
     return "; ".join(lines), errors
+
+
+def _printable(value: Any) -> str:
+    """Text that always encodes: a dict key in a location may hold a lone surrogate the caller sent."""
+    return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
