@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from graphbrain.config import BrainConfig, load_config
-from graphbrain.contracts import CommitResult, ContextPackage, EvidencePack, RetrievalPlan
+from graphbrain.contracts import CommitResult, ContextPackage, EvidencePack, RetrievalPlan, validate_namespace
 from graphbrain.errors import SchemaError, StoreError
 from graphbrain.store import SCHEMA_VERSION, CypherResult, SchemaReport, Store, open_store
 
@@ -92,7 +92,8 @@ class Brain:
         return self.config.namespace
 
     def _ns(self, namespace: str | None) -> str:
-        return namespace or self.config.namespace
+        # Every verb's namespace= is a tenant name, spelt as brain.yml and the HTTP header spell it.
+        return validate_namespace(namespace) if namespace is not None else self.config.namespace
 
     # ------------------------------------------------------------ the product
     def commit_turn(self, session_id: str, turn_events: Any) -> CommitResult:
@@ -174,7 +175,7 @@ class Brain:
         """Add a file, directory, URL, raw text or memory snapshot to the resource library."""
         from graphbrain.resources.ingest import Ingestor
 
-        options.setdefault("namespace", self.config.namespace)
+        options["namespace"] = self._ns(options.get("namespace"))
         return Ingestor(self.config, self.store, lambda: self.embedder).ingest(source, **options)
 
     # ------------------------------------------------------------ lifecycle

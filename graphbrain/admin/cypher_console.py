@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphbrain.admin.memory import require_namespace
+from graphbrain.contracts import check_json, check_text
 from graphbrain.errors import InputError
 from graphbrain.store import CypherResult, Store
 
@@ -42,9 +43,10 @@ def run_cypher(
     rows (``truncated`` says when there were more)."""
     require_namespace(namespace)
     if not isinstance(text, str) or not text.strip():
-        raise InputError("cypher: the query text is empty")
+        raise InputError("query: the Cypher text is empty", [{"field": "query", "reason": "empty"}])
     if len(text) > MAX_CYPHER_CHARS or "\x00" in text:
-        raise InputError(f"cypher: at most {MAX_CYPHER_CHARS} characters and no NUL characters")
+        reason = f"at most {MAX_CYPHER_CHARS} characters and no NUL characters"
+        raise InputError(f"query: {reason}", [{"field": "query", "reason": reason}])
     if isinstance(row_cap, bool) or not isinstance(row_cap, int) or not 1 <= row_cap <= MAX_ROW_CAP:
         raise InputError(f"row_cap: an integer from 1 to {MAX_ROW_CAP}")
     if (
@@ -67,5 +69,7 @@ def run_cypher(
             "params.namespace: $namespace is always the caller's scope "
             f"({namespace!r}); choose the namespace with --namespace instead"
         )
+    check_text(text, "query")
+    check_json(given, "params")  # a lone surrogate in a value would fail inside the driver
     given["namespace"] = namespace
     return store.cypher(text, given, write=bool(write), row_cap=row_cap, timeout_s=float(timeout_s))

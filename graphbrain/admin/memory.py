@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from graphbrain.contracts import KEY_PREFIX, MemoryType
+from graphbrain.contracts import KEY_PREFIX, MemoryType, check_text, validate_namespace
 from graphbrain.errors import InputError
 from graphbrain.store import Row, Store, Tx
 
@@ -82,7 +82,7 @@ def require_namespace(namespace: str) -> str:
     """Every service is scoped: an empty namespace is a caller's bug, never "all namespaces"."""
     if not isinstance(namespace, str) or not namespace.strip():
         raise InputError("namespace: required")
-    return namespace
+    return validate_namespace(namespace)
 
 
 def check_ref(value: str | None, field: str) -> str | None:
@@ -93,6 +93,7 @@ def check_ref(value: str | None, field: str) -> str | None:
         raise InputError(f"{field}: must be a non-empty string")
     if len(value) > MAX_REF_CHARS or any(ord(c) < 32 for c in value):
         raise InputError(f"{field}: at most {MAX_REF_CHARS} characters, no control characters")
+    check_text(value, field)
     return value.strip()
 
 

@@ -40,6 +40,7 @@ from graphbrain.contracts import (
     RetentionDecision,
     SummaryInfo,
     TurnEvents,
+    check_text,
     utcnow,
 )
 from graphbrain.errors import EmbeddingError, InputError, StoreError
@@ -75,6 +76,7 @@ def validate_session_id(session_id: Any) -> str:
             "session_id: at most 256 printable characters",
             [{"field": "session_id", "reason": "too long or control characters"}],
         )
+    check_text(session_id, "session_id")  # a lone surrogate cannot be hashed, journaled or stored
     return session_id
 
 

@@ -62,6 +62,7 @@ from graphbrain.contracts import (
     MemoryType,
     RetrievalPlan,
     TurnEvents,
+    safe_text,
 )
 from graphbrain.errors import (
     ConfigError,
@@ -314,8 +315,12 @@ class ApiError(Exception):
 def _error(
     status: int, type_: str, message: str, fields: list[dict[str, Any]] | None = None, **kw: Any
 ) -> JSONResponse:
-    clean = [{"field": str(f.get("field", "")), "reason": str(f.get("reason", ""))} for f in fields or []]
-    body = {"error": {"type": type_, "message": message, "fields": clean}}
+    # safe_text: a message may quote what the caller sent, and a lone surrogate cannot be encoded.
+    clean = [
+        {"field": safe_text(f.get("field", ""), 1000), "reason": safe_text(f.get("reason", ""), 1000)}
+        for f in fields or []
+    ]
+    body = {"error": {"type": type_, "message": safe_text(message, 4000), "fields": clean}}
     return JSONResponse(body, status_code=status, **kw)
 
 
@@ -627,11 +632,17 @@ def _same_namespace(given: str | None, scope: Scope, field: str) -> None:
 
 def _check_public_url(url: str) -> None:
     """Refuse URLs whose host resolves to a loopback, private, link-local or reserved address."""
-    host = urlsplit(url).hostname
+    try:
+        host = urlsplit(url).hostname
+    except ValueError as e:  # "http://[::1": an unbalanced IPv6 bracket
+        raise ApiError(422, "validation_error", f"url: {e}", [{"field": "url", "reason": str(e)}]) from None
     if not host:
         raise ApiError(422, "validation_error", "url: no host", [{"field": "url", "reason": "no host"}])
     try:
         infos = socket.getaddrinfo(host, None)
+    except UnicodeError as e:  # the IDNA codec refuses the host (a label over 63, a bidi control...)
+        reason = f"not a valid host name ({e})"
+        raise ApiError(422, "validation_error", f"url: {reason}", [{"field": "url", "reason": reason}]) from None
     except OSError:
         return  # unresolvable: the fetch fails with its own clear error
     for info in infos:
@@ -807,7 +818,13 @@ def _add_routes(app: FastAPI) -> None:
         else:
             _require_admin(scope, "ingesting a server-side path")
             source = body.path
-        return brain.ingest(source, **options)
+        try:
+            return brain.ingest(source, **options)
+        except InputError as e:
+            # The Ingestor calls what it was given "source"; this body calls it text, url or path.
+            given = "text" if body.text is not None else ("url" if body.url is not None else "path")
+            e.errors = [{**f, "field": given} if f.get("field") == "source" else f for f in e.errors]
+            raise
 
     # ------------------------------------------------------------ memory
     @app.get("/v1/memory", response_model=MemoryList, tags=["memory"], summary="List memory items", responses=_ERRORS)

@@ -25,7 +25,7 @@ from pydantic import Field
 from graphbrain import __version__
 from graphbrain.admin import NotFoundError
 from graphbrain.brain import Brain
-from graphbrain.contracts import MAX_MESSAGE_CHARS, Mode, TurnEvents
+from graphbrain.contracts import MAX_MESSAGE_CHARS, Mode, TurnEvents, safe_text
 from graphbrain.errors import ConfigError, GraphbrainError, InputError
 from graphbrain.interfaces.http import LazyBrain, is_loopback
 
@@ -56,7 +56,7 @@ def _tool_error(e: GraphbrainError) -> ToolError:
     text = f"{type(e).__name__}: {e}"
     if isinstance(e, InputError) and e.errors:
         text += " | fields: " + "; ".join(f"{f.get('field')}: {f.get('reason')}" for f in e.errors)
-    return ToolError(text)
+    return ToolError(safe_text(text, 4000))  # the message may quote a lone surrogate the caller sent
 
 
 def create_server(

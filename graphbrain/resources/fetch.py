@@ -81,10 +81,14 @@ def fetch_url(
     (or at once if Content-Length already says so). The content type is checked from the headers,
     before the body is read.
     """
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError as e:  # "http://[::1": an unbalanced IPv6 bracket, a bad port
+        raise _fail(url, f"not a valid URL ({e})") from None
     if parts.scheme.lower() not in ("http", "https"):
         raise _fail(url, f"only http and https URLs can be fetched, not {parts.scheme or 'a bare path'!r}")
-    if not parts.hostname:
+    if not host:
         raise _fail(url, "the URL has no host")
     deadline = time.monotonic() + timeout
     opener = urllib.request.build_opener(_HttpOnlyRedirects())
@@ -119,9 +123,7 @@ def fetch_url(
     return Fetched(data, content_type, final_url)
 
 
-def _read_capped(
-    resp: http.client.HTTPResponse, url: str, max_bytes: int, deadline: float, timeout: float
-) -> bytes:
+def _read_capped(resp: http.client.HTTPResponse, url: str, max_bytes: int, deadline: float, timeout: float) -> bytes:
     pieces: list[bytes] = []
     total = 0
     while True:

@@ -32,6 +32,7 @@ mentions), and one embedder call per document for all its new chunk texts and ne
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -44,7 +45,7 @@ from typing import Any, Literal, cast
 from urllib.parse import quote, unquote, urlsplit
 
 from graphbrain.config import BrainConfig
-from graphbrain.contracts import KEY_PREFIX, MemoryType, SourceType
+from graphbrain.contracts import KEY_PREFIX, MemoryType, SourceType, check_json, check_text
 from graphbrain.embedding import Embedder
 from graphbrain.errors import EmbeddingError, GraphbrainError, InputError, StoreError, StoreUnavailable
 from graphbrain.ids import entity_id, stable_id
@@ -77,6 +78,9 @@ SourceKind = Literal["file", "directory", "url", "manual", "memory_snapshot"]
 MAX_MENTIONS_PER_CHUNK = 20
 MAX_EMBED_CHARS = 2000  # chunks are ~1,200 characters; the cap only guards odd inputs
 MAX_LABEL_CHARS = 256
+# A title (like a ref's) and a source URI are bounded: the URI is a RANGE-indexed key (about 8 kB at most).
+MAX_TITLE_CHARS = 1024
+MAX_SOURCE_URI_CHARS = 4096
 LOOKUP_BATCH = 500  # documents per existing-state query in a directory ingest
 DEFAULT_SNAPSHOT_LIMIT = 500
 # Shape-found entities (URLs, repos, paths) are real things on first sight, as the conversation entity gate
@@ -170,6 +174,15 @@ def document_id_for(namespace: str, source_uri: str) -> str:
     return stable_id("doc", namespace, source_uri)
 
 
+def _quoted_title(title: str) -> str:
+    """The title as a URI segment; a very long one (CJK quotes to 9 bytes a character) as its start and
+    a hash of all of it, so the URI stays under the index's key size."""
+    quoted = quote(title, safe="")
+    if len(quoted) <= MAX_SOURCE_URI_CHARS - 64:
+        return quoted
+    return quote(title[:100], safe="") + "~" + hashlib.sha256(title.encode("utf-8")).hexdigest()[:24]
+
+
 def _is_url(s: str) -> bool:
     return s.lower().startswith(("http://", "https://"))
 
@@ -261,6 +274,7 @@ def _labels(kind: str, namespace: str, names: Iterable[str] | str, what: str) ->
     for raw in names:
         if not isinstance(raw, str):
             raise InputError(f"{what}: every entry must be a string, not {type(raw).__name__}")
+        check_text(raw, what)
         name = " ".join(raw.split())
         if not name or name in seen:
             continue
@@ -325,6 +339,26 @@ class Ingestor:
             raise InputError("namespace: required")
         if metadata is not None and not isinstance(metadata, Mapping):
             raise InputError("metadata: must be a mapping")
+        # Text that cannot be encoded would fail in hashing, the parser or the driver: name it here.
+        for name, value in (("title", title), ("language", language), ("source_uri", source_uri)):
+            check_text(value, name)
+        manual_title = source.get("title") if isinstance(source, Mapping) else getattr(source, "title", None)
+        for name, value, limit in (
+            ("title", title, MAX_TITLE_CHARS),
+            ("source.title", manual_title, MAX_TITLE_CHARS),
+            ("source_uri", source_uri, MAX_SOURCE_URI_CHARS),
+        ):
+            if isinstance(value, str) and len(value) > limit:
+                reason = f"at most {limit} characters"
+                raise InputError(f"{name}: {reason}", [{"field": name, "reason": reason}])
+        check_json(dict(metadata or {}), "metadata")
+        if isinstance(source, str):
+            check_text(source, "source")
+        elif isinstance(source, Mapping):
+            check_json(dict(source), "source")
+        elif isinstance(source, ManualText):
+            for name, value in (("text", source.text), ("title", source.title), ("source_uri", source.source_uri)):
+                check_text(value, f"source.{name}")
         opts = _Options(
             namespace=namespace,
             title=title.strip() if title and title.strip() else None,
@@ -343,11 +377,18 @@ class Ingestor:
     def remove(self, document: str, *, namespace: str) -> RemoveResult:
         """Delete a document (by id, source URI, URL or file path) with its sections, chunks, tag / topic
         edges, the tags / topics and ingest-made entities nothing else uses. Unknown: ``removed=False``."""
+        if not isinstance(document, str) or not document.strip():
+            reason = "a document id, source URI, URL or path"
+            raise InputError(f"document: {reason}", [{"field": "document", "reason": reason}])
+        check_text(document, "document")
         refs = {document}
-        if _is_url(document):
-            refs.add(normalise_url(document))
-        elif not document.startswith(("doc_", "graphbrain://")):
-            refs.add(file_uri(_path_of(document)))
+        try:
+            if _is_url(document):
+                refs.add(normalise_url(document))
+            elif not document.startswith(("doc_", "graphbrain://")):
+                refs.add(file_uri(_path_of(document)))
+        except (OSError, ValueError, RuntimeError):
+            pass  # not a readable URL or path ("~nobody/x", a NUL, too long): look it up as given
         rows = self.store.run("resources/find_documents", {"namespace": namespace, "refs": sorted(refs)})
         if not rows:
             return RemoveResult(namespace=namespace, document_id=None)
@@ -463,10 +504,10 @@ class Ingestor:
             raise InputError(f"source: source_type 'url' needs an http(s) URL, not {s!r}")
         if st not in (None, "file", "other"):
             raise InputError(f"source: source_type {st!r} does not apply to a file or directory")
-        path = _path_of(s)
         try:
+            path = _path_of(s)
             is_dir, is_file = path.is_dir(), path.is_file()
-        except (OSError, ValueError):  # a name too long for the file system, a NUL: text, surely
+        except (OSError, ValueError, RuntimeError):  # too long, a NUL, "~nobody/": text, surely
             is_dir = is_file = False
         if is_dir:
             return "directory", s, self._directory(path, opts, glob, progress)
@@ -527,7 +568,7 @@ class Ingestor:
         if not text.text.strip():
             raise InputError("manual text: there is no text to index")
         title = text.title or opts.title
-        uri = text.source_uri or (f"graphbrain://manual/{quote(title, safe='')}" if title else None)
+        uri = text.source_uri or (f"graphbrain://manual/{_quoted_title(title)}" if title else None)
         return parse_text(
             text.text,
             title=title,

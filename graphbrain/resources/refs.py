@@ -8,15 +8,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 def normalise_url(uri: str) -> str:
     """Lowercase scheme and host, drop the fragment, utm_* parameters and a trailing slash."""
-    parts = urlsplit(uri.strip())
+    try:
+        parts = urlsplit(uri.strip())
+    except ValueError:  # "http://[::1": not a URL that can be taken apart; kept as given
+        return uri.strip()
     if not parts.scheme or not parts.netloc:
         return uri.strip()
     query = urlencode(
-        [
-            (k, v)
-            for k, v in parse_qsl(parts.query, keep_blank_values=True)
-            if not k.lower().startswith("utm_")
-        ]
+        [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not k.lower().startswith("utm_")]
     )
     path = parts.path.rstrip("/") if parts.path not in ("", "/") else ""
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, query, ""))

@@ -133,11 +133,14 @@ def _skip_reason(kind: str, uri: str, policy: str) -> str:
         return ""
     if kind != "file":
         return f"{kind or 'unknown'} refs are not ingested"
-    path = _local_path(uri)
-    if uri.startswith(("file://", "/", "~")) or not urlsplit(uri).scheme:
-        if path.is_dir():
-            return "a directory, not a file"
-        if not path.is_file():
-            return "file not found"
-        return ""
+    try:
+        path = _local_path(uri)
+        if uri.startswith(("file://", "/", "~")) or not urlsplit(uri).scheme:
+            if path.is_dir():
+                return "a directory, not a file"
+            if not path.is_file():
+                return "file not found"
+            return ""
+    except (OSError, ValueError, RuntimeError) as e:  # a name too long, "~nobody/", a bad file:// URI
+        return f"not a readable path ({type(e).__name__})"
     return "not a local file"
