@@ -41,6 +41,7 @@ from graphbrain.contracts import (
     Rerank,
     RetrievalPlan,
     TimeRange,
+    check_text,
 )
 from graphbrain.errors import InputError
 from graphbrain.nlp import STOP_WORDS, content_tokens, entity_candidates, has_cjk, keywords, pipelines
@@ -550,11 +551,16 @@ def parse_time_range(message: str, now: datetime | None = None) -> tuple[TimeRan
         m = rule.pattern.search(text)
         if m is None:
             continue
-        span = rule.resolve(now, m)
-        if span is None:
+        try:
+            span = rule.resolve(now, m)
+            if span is None:
+                continue
+            start, end = span
+            return TimeRange.model_validate({"from": start, "to": end}), m.group(0).strip()
+        except (OverflowError, ValueError):
+            # "the last 99999999999 days", "since 0001-01-01T00:00+14:00": before year 1 or after 9999,
+            # not a range anything is stored in; the message is searched without a time filter.
             continue
-        start, end = span
-        return TimeRange.model_validate({"from": start, "to": end}), m.group(0).strip()
     return None, ""
 
 
@@ -778,8 +784,12 @@ def _weight(cfg: QueryExpansionConfig, kind: str) -> float:
     return round(lo + EXPANSION_LEVELS[kind] * (hi - lo), 3)
 
 
+# What a Query's text may not hold (contracts.Query): NUL, and lone surrogates no encoding can carry.
+_UNQUERYABLE = re.compile("[\x00\ud800-\udfff]")
+
+
 def _clip_query(text: str) -> str:
-    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+", " ", _UNQUERYABLE.sub(" ", text)).strip()
     if len(text) <= MAX_QUERY_CHARS:
         return text
     cut = text[:MAX_QUERY_CHARS]
@@ -1027,7 +1037,7 @@ def build_plans(
     rc = retrieval_cfg
     pm = rc.per_mode_k
     expansion_queries = [
-        _query(e.text, Mode.associative, e.weight, "expansion", e.reason) for e in expansions if e.text.strip()
+        _query(e.text, Mode.associative, e.weight, "expansion", e.reason) for e in expansions if _clip_query(e.text)
     ]
     diversity = PlanDiversity(
         by_document=rc.diversity.by_document,
@@ -1161,6 +1171,11 @@ class Planner:
         session_id: str | None = None,
     ) -> PlannerOutput:
         notes: list[str] = []
+        # The message becomes query text as it is: what no query may hold is the caller's to fix.
+        check_text(message, "user_message")
+        if "\x00" in message:
+            reason = "must not contain NUL characters"
+            raise InputError(f"user_message: {reason}", [{"field": "user_message", "reason": reason}])
         intent, intent_reason = classify_intent(message, agent_state)
         search, search_reason = should_search_resources(
             message,
