@@ -40,9 +40,13 @@ demo: install
 demo-neo4j: install
 	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) sh -c '$(BIN)/graphbrain init && $(BIN)/graphbrain demo'
 
+# Every test that takes a Brain runs on each of these backends (the conformance suite).
+GRAPHBRAIN_TEST_BACKENDS ?= neo4j,embedded
+
 # pytest exits 5 when it collected no test: that is a failure here, never a pass.
 test: install
-	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) $(BIN)/pytest -q $(PYTEST_ARGS); \
+	@NEO4J_URI=$$(bash scripts/neo4j.sh start | tail -n 1) GRAPHBRAIN_TEST_BACKENDS=$(GRAPHBRAIN_TEST_BACKENDS) \
+	  $(BIN)/pytest -q $(PYTEST_ARGS); \
 	  rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran" >&2; exit 1; fi; exit $$rc
 
 lint: install

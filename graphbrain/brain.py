@@ -69,6 +69,11 @@ class Brain:
             version = self.store.schema_version()
         except StoreError:
             raise
+        if version is None and self.store.backend == "embedded":
+            # The embedded database is graphbrain's own, in data_dir: a first use creates its schema, so
+            # `pip install` and a script are enough.
+            self.init_schema()
+            return
         if version is None:
             raise SchemaError("the database has no graphbrain schema: run `graphbrain init`")
         if version < SCHEMA_VERSION:
