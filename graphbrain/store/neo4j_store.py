@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import neo4j
@@ -23,6 +24,26 @@ from graphbrain.store.queries import QueryLibrary
 T = TypeVar("T")
 
 SCHEMA_FILES = ("schema/constraints", "schema/indexes")
+# Neo4j's zone offsets (java.time.ZoneOffset) span ±18:00 in whole seconds; Python's span ±23:59:59.999999.
+MAX_OFFSET = timedelta(hours=18)
+
+
+def to_param(value: Any) -> Any:
+    """Python values → what Neo4j can hold: an aware datetime whose offset Neo4j cannot represent (beyond
+    ±18:00, or a fraction of a second) goes in as the same instant in UTC; a Bolt RUN carrying one
+    fails on the server as "Request.InvalidFormat: No such statement"."""
+    if isinstance(value, datetime):
+        offset = value.utcoffset()
+        if offset is not None and (abs(offset) > MAX_OFFSET or offset.microseconds):
+            return value.astimezone(UTC)
+        return value
+    if isinstance(value, Mapping):
+        return {k: to_param(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        if value and isinstance(value[0], (float, int, str)) and isinstance(value[-1], (float, int, str)):
+            return value  # an embedding or a list of names: nothing to convert (skips a walk of the floats)
+        return [to_param(v) for v in value]
+    return value
 
 
 def plain(value: Any) -> Any:
@@ -65,7 +86,7 @@ class _Tx:
         self._queries = queries
 
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        result = self._tx.run(self._queries.get(name), dict(params or {}))
+        result = self._tx.run(self._queries.get(name), to_param(dict(params or {})))
         return [plain(r.data()) for r in result]
 
 
@@ -129,7 +150,7 @@ class Neo4jStore(Store):
 
         @unit_of_work(timeout=timeout)
         def work(tx: neo4j.ManagedTransaction) -> CypherResult:
-            result = tx.run(text, dict(params or {}))
+            result = tx.run(text, to_param(dict(params or {})))
             columns = list(result.keys())
             rows: list[Row] = []
             truncated = False
