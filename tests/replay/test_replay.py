@@ -376,9 +376,15 @@ def test_replay_commits_unknown_session(brain: Brain) -> None:
 def test_cli_entry_points(seeded: Seeded, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     brain = seeded.brain
     base, changed = tmp_path / "brain.yml", tmp_path / "other.yml"
-    base.write_text(yaml.safe_dump(brain.config.model_dump(mode="json"), allow_unicode=True), encoding="utf-8")
-    data = other(brain, **{"policies.composition.recent_turns_max": 2}).model_dump(mode="json")
-    changed.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+    def as_file(cfg: Any) -> str:
+        # A dump masks the password (a SecretStr); a config file must carry the real one.
+        data = cfg.model_dump(mode="json")
+        data["storage"]["neo4j"]["password"] = cfg.storage.neo4j.password.get_secret_value()
+        return yaml.safe_dump(data, allow_unicode=True)
+
+    base.write_text(as_file(brain.config), encoding="utf-8")
+    changed.write_text(as_file(other(brain, **{"policies.composition.recent_turns_max": 2})), encoding="utf-8")
 
     assert main_replay(str(base), str(changed), session=SESSION, as_json=True) == 0
     out = json.loads(capsys.readouterr().out)
