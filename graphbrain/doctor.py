@@ -30,12 +30,18 @@ def run_checks(config_path: str | None, namespace: str | None) -> list[dict[str,
         version = str(info.get("version", "?"))
         add("neo4j", version.startswith("5."), f"{info.get('name')} {version} {info.get('edition')}")
         v = store.schema_version()
-        add("schema", v == SCHEMA_VERSION,
-            f"version {v}" if v == SCHEMA_VERSION else f"version {v}, need {SCHEMA_VERSION}: run `graphbrain init`")
+        add(
+            "schema",
+            v == SCHEMA_VERSION,
+            f"version {v}" if v == SCHEMA_VERSION else f"version {v}, need {SCHEMA_VERSION}: run `graphbrain init`",
+        )
         idx = store.index_status()
         offline = [i["name"] for i in idx if i.get("state") != "ONLINE"]
-        add("indexes", not offline and bool(idx),
-            f"{len(idx)} ONLINE" if not offline else f"not ONLINE: {', '.join(offline)}: run `graphbrain init`")
+        add(
+            "indexes",
+            not offline and bool(idx),
+            f"{len(idx)} ONLINE" if not offline else f"not ONLINE: {', '.join(offline)}: run `graphbrain init`",
+        )
     except GraphbrainError as e:
         add("neo4j", False, str(e))
     finally:

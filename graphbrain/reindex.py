@@ -12,7 +12,11 @@ MAX_EMBED_CHARS = 2000
 
 
 def reindex_missing(
-    store: Store, embedder: Embedder, namespace: str, *, batch: int = 256,
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    *,
+    batch: int = 256,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     filled: dict[str, int] = {"Memory": 0, "Message": 0, "Chunk": 0}
@@ -21,9 +25,15 @@ def reindex_missing(
         if not rows:
             break
         vectors = embedder.embed([str(r["text"])[:MAX_EMBED_CHARS] for r in rows])
-        store.run("reindex/set_embeddings", {"rows": [
-            {"id": r["id"], "label": r["label"], "embedding": v} for r, v in zip(rows, vectors, strict=True)
-        ]}, write=True)
+        store.run(
+            "reindex/set_embeddings",
+            {
+                "rows": [
+                    {"id": r["id"], "label": r["label"], "embedding": v} for r, v in zip(rows, vectors, strict=True)
+                ]
+            },
+            write=True,
+        )
         for r in rows:
             filled[r["label"]] += 1
         if progress:

@@ -33,21 +33,39 @@ def test_indexes_configured(brain: Brain) -> None:
 def test_every_id_has_a_uniqueness_constraint(brain: Brain) -> None:
     rows = brain.store.cypher("SHOW CONSTRAINTS YIELD labelsOrTypes, properties, type").rows
     unique = {(r["labelsOrTypes"][0], tuple(r["properties"])) for r in rows if "UNIQUE" in r["type"]}
-    for label in ("Session", "Turn", "Message", "ToolCall", "Ref", "Memory", "Entity", "Document",
-                  "Section", "Chunk", "Tag", "Topic", "Summary", "CommitTrace", "ContextTrace"):
+    for label in (
+        "Session",
+        "Turn",
+        "Message",
+        "ToolCall",
+        "Ref",
+        "Memory",
+        "Entity",
+        "Document",
+        "Section",
+        "Chunk",
+        "Tag",
+        "Topic",
+        "Summary",
+        "CommitTrace",
+        "ContextTrace",
+    ):
         assert (label, ("id",)) in unique, label
 
 
 def test_cjk_fulltext_mixed_languages(brain: Brain) -> None:
     brain.store.cypher(
         "UNWIND $rows AS r CREATE (:Memory {id: r.id, namespace: 'x', text: r.text})",
-        {"rows": [
-            {"id": "m1", "text": "我们决定使用向量索引来做语义检索"},
-            {"id": "m2", "text": "We decided to use the full-text index for exact recall"},
-            {"id": "m3", "text": "混合检索 uses RRF fusion 融合排序"},
-        ]},
+        {
+            "rows": [
+                {"id": "m1", "text": "我们决定使用向量索引来做语义检索"},
+                {"id": "m2", "text": "We decided to use the full-text index for exact recall"},
+                {"id": "m3", "text": "混合检索 uses RRF fusion 融合排序"},
+            ]
+        },
         write=True,
     )
+
     def hits(q: str) -> set[str]:
         rows = brain.store.cypher(
             "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node RETURN node.id AS id", {"q": q}

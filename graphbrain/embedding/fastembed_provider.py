@@ -239,8 +239,7 @@ def _find_onnx(model_dir: Path) -> str:
     if not found:
         raise EmbeddingError(f"embedding.model_path {model_dir}: no .onnx file in it")
     raise EmbeddingError(
-        f"embedding.model_path {model_dir}: several .onnx files ({', '.join(found)}); "
-        "keep one, named model.onnx"
+        f"embedding.model_path {model_dir}: several .onnx files ({', '.join(found)}); keep one, named model.onnx"
     )
 
 
@@ -300,9 +299,7 @@ def load_fastembed(
     try:
         from fastembed import TextEmbedding
     except ImportError as e:
-        raise EmbeddingError(
-            "the fastembed provider needs the package fastembed: pip install fastembed"
-        ) from e
+        raise EmbeddingError("the fastembed provider needs the package fastembed: pip install fastembed") from e
     threads = threads or default_threads()
 
     if model_path is not None:
@@ -353,9 +350,7 @@ def load_fastembed(
                     cuda=False,
                 )
         else:
-            hub_cache = os.environ.get("FASTEMBED_CACHE_PATH") or str(
-                model_cache_dir(cache_dir) / "fastembed"
-            )
+            hub_cache = os.environ.get("FASTEMBED_CACHE_PATH") or str(model_cache_dir(cache_dir) / "fastembed")
             loaded = TextEmbedding(model_name=model_id, threads=threads, cache_dir=hub_cache, cuda=False)
         real_dim = _probe_dim(loaded)
     except EmbeddingError:
@@ -373,6 +368,4 @@ def load_fastembed(
                 "local:all-minilm-l6-v2-int8 or set embedding.model_path to a local ONNX model directory"
             )
         raise EmbeddingError(f"{hint}: {type(e).__name__}: {e}") from e
-    return FastembedEmbedder(
-        loaded, name=name, dim=real_dim, batch_size=batch_size, source=str(local_dir or model_id)
-    )
+    return FastembedEmbedder(loaded, name=name, dim=real_dim, batch_size=batch_size, source=str(local_dir or model_id))

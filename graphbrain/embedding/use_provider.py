@@ -48,9 +48,7 @@ def _resolve_model_file(model_path: str | None) -> Path:
     if p.is_dir():
         found = sorted(p.glob("*.onnx"))
         if len(found) != 1:
-            raise EmbeddingError(
-                f"embedding.model_path {p}: expected exactly one .onnx file in it, found {len(found)}"
-            )
+            raise EmbeddingError(f"embedding.model_path {p}: expected exactly one .onnx file in it, found {len(found)}")
         p = found[0]
     if not p.is_file():
         raise EmbeddingError(f"embedding.model_path {p}: no such file")
@@ -92,12 +90,8 @@ def load_use_multilingual(
         so.intra_op_num_threads = threads
         so.inter_op_num_threads = 1
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = ort.InferenceSession(
-            os.fspath(model_file), sess_options=so, providers=["CPUExecutionProvider"]
-        )
-        probe = session.run(
-            None, {session.get_inputs()[0].name: np.asarray(["dimension probe"], dtype=object)}
-        )
+        session = ort.InferenceSession(os.fspath(model_file), sess_options=so, providers=["CPUExecutionProvider"])
+        probe = session.run(None, {session.get_inputs()[0].name: np.asarray(["dimension probe"], dtype=object)})
         out = np.asarray(probe[0])
         if out.ndim != 2 or out.shape[0] != 1:
             raise ValueError(f"expected one vector per input string, got an output of shape {out.shape}")

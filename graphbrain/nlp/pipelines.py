@@ -210,6 +210,5 @@ def extract_tags(text: str, k: int, allow_pos: tuple[str, ...]) -> list[tuple[st
     import jieba.analyse
 
     return [
-        (str(w), float(s))
-        for w, s in jieba.analyse.extract_tags(text, topK=k, withWeight=True, allowPOS=allow_pos)
+        (str(w), float(s)) for w, s in jieba.analyse.extract_tags(text, topK=k, withWeight=True, allowPOS=allow_pos)
     ]

@@ -406,9 +406,7 @@ _NOT_PROPER = word_set(
 # "remember X" / "记住 X": a user declaration that X matters. "以后都按 X" ("from now on, do it X's way")
 # declares a standing rule. Shared with extraction and the entity gate so that all three agree.
 REMEMBER_RES: tuple[re.Pattern[str], ...] = (
-    re.compile(
-        r"\b(?:please\s+)?(?:remember|keep in mind|don['’]?t forget)\s*(?:that\s+|[:,]\s*)?(?P<x>.+)", re.I
-    ),
+    re.compile(r"\b(?:please\s+)?(?:remember|keep in mind|don['’]?t forget)\s*(?:that\s+|[:,]\s*)?(?P<x>.+)", re.I),
     re.compile(r"(?:请|帮我)?(?:记住|记一下|记下来|记下|别忘了)[:：，,]?\s*(?P<x>.+)"),
 )
 FROM_NOW_ON_RES: tuple[re.Pattern[str], ...] = (
@@ -470,15 +468,13 @@ def _structural(text: str) -> list[EntityCandidate]:
     for m in _BARE_REPO_RE.finditer(text):
         if not free(m.start(), m.end()):
             continue
-        cued = _REPO_CUE_BEFORE_RE.search(
-            text[max(0, m.start() - 30) : m.start()]
-        ) or _REPO_CUE_AFTER_RE.match(text[m.end() : m.end() + 15])
+        cued = _REPO_CUE_BEFORE_RE.search(text[max(0, m.start() - 30) : m.start()]) or _REPO_CUE_AFTER_RE.match(
+            text[m.end() : m.end() + 15]
+        )
         if cued and m.group("owner").lower() not in EN_STOP_WORDS:
             name = m.group().rstrip(".")
             out.append(
-                EntityCandidate(
-                    name, canonicalize(name, "repo"), "repo", m.start(), m.start() + len(name), "repo"
-                )
+                EntityCandidate(name, canonicalize(name, "repo"), "repo", m.start(), m.start() + len(name), "repo")
             )
     for rx in _PATH_RES:
         for m in rx.finditer(text):
@@ -536,9 +532,7 @@ def _ner(text: str, cfg: NlpConfig | None) -> list[EntityCandidate]:
             kind = "topic"
         canonical = canonicalize(name, kind)
         if canonical and not canonical.isdigit():
-            out.append(
-                EntityCandidate(name, canonical, kind, ent.start_char, ent.start_char + len(name), "ner")
-            )
+            out.append(EntityCandidate(name, canonical, kind, ent.start_char, ent.start_char + len(name), "ner"))
     return out
 
 
@@ -566,17 +560,13 @@ def _proper_nouns(text: str) -> list[EntityCandidate]:
             if len(words) == 1 and rx is _PROPER_RES[0][0] and _sentence_start(text, start):
                 continue
             end = start + len(text[start : m.end()].rstrip())
-            out.append(
-                EntityCandidate(text[start:end], canonicalize(name, kind), kind, start, end, "proper_noun")
-            )
+            out.append(EntityCandidate(text[start:end], canonicalize(name, kind), kind, start, end, "proper_noun"))
     for m in _SINGLE_CAP_RE.finditer(text):
         word = m.group()
         # Mid-sentence capitals are names ("we'll use Postgres"); sentence-initial ones usually are not.
         if word.lower() in EN_STOP_WORDS or word.lower() in _NOT_PROPER or _sentence_start(text, m.start()):
             continue
-        out.append(
-            EntityCandidate(word, canonicalize(word, "topic"), "topic", m.start(), m.end(), "proper_noun")
-        )
+        out.append(EntityCandidate(word, canonicalize(word, "topic"), "topic", m.start(), m.end(), "proper_noun"))
     return out
 
 
@@ -661,9 +651,7 @@ def structural_entities(text: str) -> list[EntityCandidate]:
     return _resolve(_structural(text))
 
 
-def entity_candidates(
-    text: str, lang: str | None = None, *, cfg: NlpConfig | None = None
-) -> list[EntityCandidate]:
+def entity_candidates(text: str, lang: str | None = None, *, cfg: NlpConfig | None = None) -> list[EntityCandidate]:
     """Possible entity mentions in ``text``, one per (kind, canonical), in text order.
 
     Sources, strongest first: URLs (github-like URLs become repos), ``owner/name`` repos near a repo cue,

@@ -214,9 +214,7 @@ def _trim_end(text: str, start: int, end: int) -> int:
     return end
 
 
-def split_spans(
-    text: str, max_chars: int = DEFAULT_MAX_CHARS, overlap: int = DEFAULT_OVERLAP
-) -> list[tuple[int, int]]:
+def split_spans(text: str, max_chars: int = DEFAULT_MAX_CHARS, overlap: int = DEFAULT_OVERLAP) -> list[tuple[int, int]]:
     """``(start, end)`` offsets of the chunks of ``text``; each span is trimmed of whitespace.
 
     Each span is at most ``max_chars`` long; consecutive spans share up to ``overlap`` characters.

@@ -381,9 +381,7 @@ def _key_terms_suffix(keywords: list[str], language: str | None, room: int) -> s
 
 _DOCSTRING = re.compile(r"(\"\"\"|\'\'\')(.*?)\1", re.DOTALL)
 # Comment lines of the usual languages; "#include" and friends are C preprocessor lines, not comments.
-_COMMENT = re.compile(
-    r"^\s*(?:#(?!!|include|define|if|endif|pragma|undef)|//+|/\*+|\*+(?!/)|--)\s?(.*?)(?:\*/)?\s*$"
-)
+_COMMENT = re.compile(r"^\s*(?:#(?!!|include|define|if|endif|pragma|undef)|//+|/\*+|\*+(?!/)|--)\s?(.*?)(?:\*/)?\s*$")
 _SIGNATURE_SKIP = re.compile(r"^\s*(?:@|#\[|#!|\"|\'|$)")
 
 

@@ -198,9 +198,7 @@ def _markdown_spans(text: str, doc_title: str) -> tuple[list[_Span], str | None]
     for i, tok in enumerate(tokens):
         # level 0 only: a heading inside a block quote or a list item is content, not structure.
         if tok.type == "heading_open" and tok.level == 0 and tok.map:
-            heads.append(
-                (_offset(starts, tok.map[0], len(text)), int(tok.tag[1]), _inline_text(tokens[i + 1]))
-            )
+            heads.append((_offset(starts, tok.map[0], len(text)), int(tok.tag[1]), _inline_text(tokens[i + 1])))
     h1 = next((t for _, lvl, t in heads if lvl == 1 and t), None)
     spans: list[_Span] = []
     first = heads[0][0] if heads else len(text)
@@ -508,9 +506,7 @@ def _code_draft(text: str, language: str, *, fallback_title: str) -> _Draft:
     return draft
 
 
-def _line_windows(
-    text: str, lines: list[str], starts: list[int], first: int, last: int, title: str
-) -> list[_Span]:
+def _line_windows(text: str, lines: list[str], starts: list[int], first: int, last: int, title: str) -> list[_Span]:
     """Windows of about CODE_WINDOW_LINES lines over lines [first, last), cut at a blank line if near."""
     spans: list[_Span] = []
     i = first
@@ -856,9 +852,7 @@ def parse_bytes(
         raise InputError(f"{source_uri}: unsupported content type {mime!r}")
     name = Path(url_path).name or urlsplit(source_uri).hostname or source_uri
     try:
-        draft = _draft_for(
-            fmt, code_language, data, name=source_uri, base_name=name, url=source_uri, charset=charset
-        )
+        draft = _draft_for(fmt, code_language, data, name=source_uri, base_name=name, url=source_uri, charset=charset)
     except InputError as e:
         msg = str(e)
         raise InputError(msg if msg.startswith(source_uri) else f"{source_uri}: {msg}", e.errors) from e

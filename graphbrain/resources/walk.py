@@ -87,9 +87,7 @@ def iter_files(
     found: list[tuple[str, Path]] = []
     for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
         # Prune in place so os.walk does not descend; sorting here is for reproducible walks only.
-        dirnames[:] = sorted(
-            d for d in dirnames if d not in exclude_dirs and (include_hidden or not d.startswith("."))
-        )
+        dirnames[:] = sorted(d for d in dirnames if d not in exclude_dirs and (include_hidden or not d.startswith(".")))
         here = Path(dirpath)
         for name in filenames:
             if not include_hidden and name.startswith("."):

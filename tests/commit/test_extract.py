@@ -21,12 +21,8 @@ from graphbrain.contracts import ExplicitItem, MemoryType
 NOW = datetime(2026, 2, 20, 12, 0, tzinfo=UTC)  # a Friday
 
 
-def ctx(
-    *items: tuple[MemoryType, str, dict[str, Any]], project: str | None = "graphbrain"
-) -> ExtractionContext:
-    return ExtractionContext(
-        active_items=list(items), known_projects=["graphbrain"], default_project=project, now=NOW
-    )
+def ctx(*items: tuple[MemoryType, str, dict[str, Any]], project: str | None = "graphbrain") -> ExtractionContext:
+    return ExtractionContext(active_items=list(items), known_projects=["graphbrain"], default_project=project, now=NOW)
 
 
 def one(text: str, role: Role = "user", context: ExtractionContext | None = None) -> Candidate:
@@ -75,11 +71,7 @@ def test_decision_rationale_and_readable_text() -> None:
 
 
 def test_decision_without_topic_uses_the_choice_without_its_version() -> None:
-    assert (
-        one("We decided to use Neo4j 5.26.").key
-        == one("Let's use Neo4j 5.25").key
-        == "decision:graphbrain:neo4j"
-    )
+    assert one("We decided to use Neo4j 5.26.").key == one("Let's use Neo4j 5.25").key == "decision:graphbrain:neo4j"
 
 
 def test_chinese_topic_first_decision() -> None:
@@ -265,9 +257,7 @@ def test_goals() -> None:
 
 
 def test_a_release_is_one_event_in_both_languages() -> None:
-    keys = {
-        one(t).key for t in ("We released v1.2 today!", "v1.2 shipped.", "发布了 v1.2", "v1.2 已经上线了")
-    }
+    keys = {one(t).key for t in ("We released v1.2 today!", "v1.2 shipped.", "发布了 v1.2", "v1.2 已经上线了")}
     assert keys == {"event:graphbrain:2026-02-20:release-v1-2"}
     assert one("v1.2 is out").value["kind"] == "release"
 
@@ -481,9 +471,7 @@ def test_spans_point_into_the_message() -> None:
 
 
 def test_several_facts_in_one_message_come_in_text_order() -> None:
-    found = extract(
-        "We decided to use Neo4j for the memory store. I'll write the schema. I prefer tabs.", "user"
-    )
+    found = extract("We decided to use Neo4j for the memory store. I'll write the schema. I prefer tabs.", "user")
     assert [c.type for c in found] == [MemoryType.decisions, MemoryType.tasks, MemoryType.preferences]
 
 
@@ -510,9 +498,7 @@ def test_explicit_items_become_candidates() -> None:
     assert not c.retracts
 
     gone = explicit_to_candidate(
-        ExplicitItem(
-            type=MemoryType.preferences, key="pref:ui:theme", value={}, source="user", status="retracted"
-        )
+        ExplicitItem(type=MemoryType.preferences, key="pref:ui:theme", value={}, source="user", status="retracted")
     )
     assert (gone.retracts, gone.retracts_key, gone.confidence_class) == (
         True,

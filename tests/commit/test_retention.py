@@ -34,9 +34,7 @@ CTX = ExtractionContext(known_projects=["graphbrain"], default_project="graphbra
 
 def run(text: str, role: Role = "user", cfg: RetentionConfig = CFG) -> tuple[list[Candidate], list[Dropped]]:
     """Extraction then the gate, as commit_turn does it."""
-    return gate(
-        extract(text, role, context=CTX), role=role, utterance_class=classify_utterance(text), cfg=cfg
-    )
+    return gate(extract(text, role, context=CTX), role=role, utterance_class=classify_utterance(text), cfg=cfg)
 
 
 def reasons(dropped: list[Dropped]) -> list[str]:
@@ -211,9 +209,7 @@ def test_dropped_unpacks_and_wire_decisions_cover_everything() -> None:
 GATE = EntityGate(EntityGateConfig())
 
 
-def decide_all(
-    text: str, history: list[list[str]] | None = None, **kw: object
-) -> dict[str, tuple[bool, str]]:
+def decide_all(text: str, history: list[list[str]] | None = None, **kw: object) -> dict[str, tuple[bool, str]]:
     cands = entity_candidates(text)
     decisions = GATE.evaluate(cands, counts=GATE.window_counts(history or []), text=text, **kw)  # type: ignore[arg-type]
     return {d.canonical: (d.passed, d.reason) for d in decisions}

@@ -77,13 +77,8 @@ def test_eventstore_records_everything_verbatim(brain: Brain) -> None:
         "RETURN c.name AS name, c.args_json AS args, c.status AS status, r.message_id AS result",
         {"ns": brain.namespace},
     ).rows
-    assert call == [
-        {"name": "web_search", "args": '{"q": "neo4j 5.26 vector index"}', "status": "ok", "result": "m3"}
-    ]
-    assert (
-        count(brain, "MATCH (:Turn {namespace: $ns})-[:REFERENCES]->(r:Ref {type: 'url'}) RETURN count(r)")
-        == 1
-    )
+    assert call == [{"name": "web_search", "args": '{"q": "neo4j 5.26 vector index"}', "status": "ok", "result": "m3"}]
+    assert count(brain, "MATCH (:Turn {namespace: $ns})-[:REFERENCES]->(r:Ref {type: 'url'}) RETURN count(r)") == 1
 
 
 def test_chit_chat_writes_events_only(brain: Brain) -> None:
@@ -115,9 +110,7 @@ def test_decision_with_provenance(brain: Brain, text: str) -> None:
 
 
 def test_every_memory_item_has_provenance(brain: Brain) -> None:
-    brain.commit_turn(
-        "s1", turn("t1", "TODO: write the schema. I prefer tabs over spaces. We decided to use RRF.")
-    )
+    brain.commit_turn("s1", turn("t1", "TODO: write the schema. I prefer tabs over spaces. We decided to use RRF."))
     brain.commit_turn("s1", turn("t2", "待办：整理检索设计文档。我们决定用混合检索。"))
     missing = count(
         brain,
@@ -125,9 +118,7 @@ def test_every_memory_item_has_provenance(brain: Brain) -> None:
     )
     total = count(brain, "MATCH (m:Memory {namespace: $ns}) WHERE NOT m:Entity RETURN count(m)")
     assert total >= 4 and missing == 0
-    assert (
-        count(brain, "MATCH (m:Memory {namespace: $ns}) WHERE m.source_turn_id IS NULL RETURN count(m)") == 0
-    )
+    assert count(brain, "MATCH (m:Memory {namespace: $ns}) WHERE m.source_turn_id IS NULL RETURN count(m)") == 0
 
 
 def _task_states(brain: Brain) -> list[tuple[str, str]]:
@@ -231,9 +222,7 @@ def test_structural_entity_passes_first_time_and_url_ref_always_stored(brain: Br
         "s1", turn("t1", "hi!", refs=[{"type": "url", "uri": "https://Example.com/Design/?utm_source=x#top"}])
     )
     assert r.memory_written == []
-    refs = brain.store.cypher(
-        "MATCH (r:Ref {namespace: $ns}) RETURN r.uri AS uri", {"ns": brain.namespace}
-    ).rows
+    refs = brain.store.cypher("MATCH (r:Ref {namespace: $ns}) RETURN r.uri AS uri", {"ns": brain.namespace}).rows
     assert refs == [{"uri": "https://example.com/Design"}]
     r2 = brain.commit_turn("s2", turn("t1", "Let's look at the repo acme/graphbrain today."))
     assert any(e["passed"] and e["name"] == "acme/graphbrain" for e in r2.explain.entities)
@@ -242,8 +231,7 @@ def test_structural_entity_passes_first_time_and_url_ref_always_stored(brain: Br
 def test_summary_triggered_at_configured_turn(brain_factory: Any) -> None:
     brain = brain_factory(**{"policies.retention.summarize_after_turns": 3})
     results = [
-        brain.commit_turn("s1", turn(f"t{i}", f"just chatting about the weather, part {i}"))
-        for i in range(1, 5)
+        brain.commit_turn("s1", turn(f"t{i}", f"just chatting about the weather, part {i}")) for i in range(1, 5)
     ]
     assert [r.summary.triggered for r in results] == [False, False, True, False]
     assert results[2].summary.source_turn_range == [1, 3] and results[2].summary.version == 1
@@ -260,9 +248,9 @@ def test_summary_triggered_at_configured_turn(brain_factory: Any) -> None:
 def test_summary_triggered_by_stage_event(brain: Brain) -> None:
     r = brain.commit_turn("s1", turn("t1", "We decided to ship the Neo4j backend first."))
     assert r.summary.triggered and r.summary.reason and r.summary.reason.startswith("stage_event")
-    text = brain.store.cypher(
-        "MATCH (s:Summary {namespace: $ns}) RETURN s.text AS t", {"ns": brain.namespace}
-    ).rows[0]["t"]
+    text = brain.store.cypher("MATCH (s:Summary {namespace: $ns}) RETURN s.text AS t", {"ns": brain.namespace}).rows[0][
+        "t"
+    ]
     assert "Neo4j" in text.split("Tasks:")[0]
 
 
@@ -347,24 +335,29 @@ def test_concurrent_commits_same_session_and_key(brain: Brain) -> None:
     assert seqs == list(range(1, 7))
     assert count(brain, "MATCH (m:Memory:Preference {namespace: $ns, status: 'active'}) RETURN count(m)") == 1
     assert (
-        count(
-            brain, "MATCH (a:Turn {namespace: $ns})-[:NEXT]->(b:Turn) WHERE b.seq = a.seq + 1 RETURN count(*)"
-        )
-        == 5
+        count(brain, "MATCH (a:Turn {namespace: $ns})-[:NEXT]->(b:Turn) WHERE b.seq = a.seq + 1 RETURN count(*)") == 5
     )
 
 
 def test_local_file_ref_becomes_a_resource(brain: Brain, tmp_path: Any) -> None:
     doc = tmp_path / "design.md"
     doc.write_text("# Storage\n\nWe store memory in Neo4j 5.26 with a cjk full-text index.\n", encoding="utf-8")
-    r = brain.commit_turn("s1", turn("t1", "Here is the design doc.", refs=[
-        {"type": "file", "uri": str(doc), "title": "design"},
-        {"type": "url", "uri": "https://example.com/elsewhere"},
-    ]))
+    r = brain.commit_turn(
+        "s1",
+        turn(
+            "t1",
+            "Here is the design doc.",
+            refs=[
+                {"type": "file", "uri": str(doc), "title": "design"},
+                {"type": "url", "uri": "https://example.com/elsewhere"},
+            ],
+        ),
+    )
     by_type = {o["type"]: o for o in r.explain.refs}
     assert by_type["file"]["ingested"] and by_type["file"]["document_id"]
     assert not by_type["url"]["ingested"] and by_type["url"]["reason"]
     linked = brain.store.cypher(
         "MATCH (:Turn {namespace: $ns})-[:REFERENCES]->(r:Ref)-[:INGESTED_AS]->(d:Document) RETURN d.title AS t",
-        {"ns": brain.namespace}).rows
+        {"ns": brain.namespace},
+    ).rows
     assert len(linked) == 1

@@ -23,8 +23,14 @@ PORT = os.environ.get("GRAPHBRAIN_FAULT_PORT", "7744")
 def neo4j(cmd: str) -> str:
     env = {**os.environ, "GRAPHBRAIN_NEO4J_PORT": PORT}
     env.pop("NEO4J_URI", None)
-    out = subprocess.run(["bash", str(ROOT / "scripts" / "neo4j.sh"), cmd], env=env, check=True,
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "neo4j.sh"), cmd],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ""
 
 
@@ -36,10 +42,16 @@ def fault_uri() -> Any:
 
 
 def make_brain(uri: str, tmp_path: Path, ns: str) -> Brain:
-    cfg = load_config(ROOT / "brain.yml", overrides={
-        "storage.neo4j.uri": uri, "namespace": ns, "storage.data_dir": str(tmp_path / "data"),
-        "storage.neo4j.connection_timeout_s": 2, "storage.neo4j.max_retry_time_s": 1,
-    })
+    cfg = load_config(
+        ROOT / "brain.yml",
+        overrides={
+            "storage.neo4j.uri": uri,
+            "namespace": ns,
+            "storage.data_dir": str(tmp_path / "data"),
+            "storage.neo4j.connection_timeout_s": 2,
+            "storage.neo4j.max_retry_time_s": 1,
+        },
+    )
     b = Brain(cfg, Neo4jStore(cfg.storage.neo4j))
     b.init_schema()
     return b
@@ -49,15 +61,21 @@ WORDS = ["parser", "planner", "journal", "fetcher", "ranker", "chunker", "export
 
 
 def turn(i: int) -> dict[str, Any]:
-    return {"turn_id": f"t{i}", "messages": [
-        {"role": "user", "content": f"TODO: fix the flaky {WORDS[i]} test."},
-        {"role": "assistant", "content": "On it."}]}
+    return {
+        "turn_id": f"t{i}",
+        "messages": [
+            {"role": "user", "content": f"TODO: fix the flaky {WORDS[i]} test."},
+            {"role": "assistant", "content": "On it."},
+        ],
+    }
 
 
 def counts(brain: Brain) -> tuple[int, int]:
     rows = brain.store.cypher(
         "MATCH (t:Turn {namespace: $ns}) WITH count(t) AS turns "
-        "MATCH (m:Memory:Task {namespace: $ns}) RETURN turns, count(m) AS tasks", {"ns": brain.namespace}).rows
+        "MATCH (m:Memory:Task {namespace: $ns}) RETURN turns, count(m) AS tasks",
+        {"ns": brain.namespace},
+    ).rows
     return int(rows[0]["turns"]), int(rows[0]["tasks"])
 
 
@@ -76,8 +94,12 @@ def test_server_down_mid_run_then_replayed_exactly_once(fault_uri: str, tmp_path
     assert r.status == "committed" and r.seq == 7
     assert brain.journal_status()["pending"] == 0
     assert counts(brain) == (7, 7)
-    seqs = [row["seq"] for row in brain.store.cypher(
-        "MATCH (t:Turn {namespace: 'fault1'}) RETURN t.seq AS seq, t.turn_id AS id ORDER BY seq").rows]
+    seqs = [
+        row["seq"]
+        for row in brain.store.cypher(
+            "MATCH (t:Turn {namespace: 'fault1'}) RETURN t.seq AS seq, t.turn_id AS id ORDER BY seq"
+        ).rows
+    ]
     assert seqs == list(range(1, 8))
     # replaying again changes nothing
     assert brain.replay_journal() == []
@@ -102,9 +124,15 @@ def test_killed_before_mark_done_replays_as_duplicate(fault_uri: str, tmp_path: 
 def test_compose_fails_clearly_when_down(tmp_path: Path) -> None:
     from graphbrain.errors import StoreUnavailable
 
-    cfg = load_config(ROOT / "brain.yml", overrides={
-        "storage.neo4j.uri": "bolt://127.0.0.1:1", "storage.data_dir": str(tmp_path / "d"),
-        "storage.neo4j.connection_timeout_s": 1, "storage.neo4j.max_retry_time_s": 1})
+    cfg = load_config(
+        ROOT / "brain.yml",
+        overrides={
+            "storage.neo4j.uri": "bolt://127.0.0.1:1",
+            "storage.data_dir": str(tmp_path / "d"),
+            "storage.neo4j.connection_timeout_s": 1,
+            "storage.neo4j.max_retry_time_s": 1,
+        },
+    )
     brain = Brain(cfg, Neo4jStore(cfg.storage.neo4j))
     with pytest.raises(StoreUnavailable, match="unavailable"):
         brain.compose_context("s", "what did we decide?")
@@ -117,15 +145,23 @@ def test_a_turn_journaled_for_one_database_is_never_replayed_into_another(
     neo4j_uri: str, schema_ready: None, tmp_path: Path
 ) -> None:
     data = str(tmp_path / "shared-data")
-    away = load_config(ROOT / "brain.yml", overrides={
-        "storage.neo4j.uri": "bolt://127.0.0.1:1", "storage.data_dir": data, "namespace": "target1",
-        "storage.neo4j.connection_timeout_s": 1, "storage.neo4j.max_retry_time_s": 1})
+    away = load_config(
+        ROOT / "brain.yml",
+        overrides={
+            "storage.neo4j.uri": "bolt://127.0.0.1:1",
+            "storage.data_dir": data,
+            "namespace": "target1",
+            "storage.neo4j.connection_timeout_s": 1,
+            "storage.neo4j.max_retry_time_s": 1,
+        },
+    )
     brain = Brain(away, Neo4jStore(away.storage.neo4j))
     assert brain.commit_turn("s", turn(1)).status == "pending"
     brain.close()
     # The same data dir, pointed at another (live) server: the pending turn is not its to write.
-    live = load_config(ROOT / "brain.yml", overrides={
-        "storage.neo4j.uri": neo4j_uri, "storage.data_dir": data, "namespace": "target1"})
+    live = load_config(
+        ROOT / "brain.yml", overrides={"storage.neo4j.uri": neo4j_uri, "storage.data_dir": data, "namespace": "target1"}
+    )
     other = Brain(live, Neo4jStore(live.storage.neo4j))
     try:
         other.store.cypher("MATCH (n {namespace: 'target1'}) DETACH DELETE n", write=True)

@@ -29,9 +29,7 @@ def _lists(mk: MakeCandidate) -> list[RankedList]:
         [mk("B", raw_score=0.91), mk("C", raw_score=0.85), mk("D", raw_score=0.80)],
         query_text="q0",
     )
-    sem1 = RankedList(
-        Mode.semantic, 1, 0.5, [mk("D", raw_score=0.88), mk("A", raw_score=0.70)], query_text="q1"
-    )
+    sem1 = RankedList(Mode.semantic, 1, 0.5, [mk("D", raw_score=0.88), mk("A", raw_score=0.70)], query_text="q1")
     return [exact, sem0, sem1]
 
 
@@ -139,9 +137,7 @@ def test_weighted_sum(make_candidate: MakeCandidate) -> None:
     mk = make_candidate
     # L1 raw 10, 5, 0 -> min-max 1.0, 0.5, 0.0 ; L2 raw 0.9, 0.8, 0.7 -> 1.0, 0.5, 0.0
     l1 = RankedList(Mode.exact, 0, 1.0, [mk("A", raw_score=10), mk("B", raw_score=5), mk("C", raw_score=0)])
-    l2 = RankedList(
-        Mode.semantic, 0, 1.0, [mk("C", raw_score=0.9), mk("B", raw_score=0.8), mk("D", raw_score=0.7)]
-    )
+    l2 = RankedList(Mode.semantic, 0, 1.0, [mk("C", raw_score=0.9), mk("B", raw_score=0.8), mk("D", raw_score=0.7)])
     # weights exact 2, semantic 1:  A = 2×1.0 = 2.0 ; B = 2×0.5 + 0.5 = 1.5 ; C = 0 + 1.0 = 1.0 ; D = 0
     fused = weighted_sum([l1, l2], {"exact": 2.0})
     assert [(c.id, round(c.score, 6)) for c in fused] == [("A", 2.0), ("B", 1.5), ("C", 1.0), ("D", 0.0)]
@@ -170,9 +166,7 @@ def test_none_concatenates_and_keeps_first(make_candidate: MakeCandidate) -> Non
 
 def test_fuse_dispatch_and_explain(make_candidate: MakeCandidate) -> None:
     lists = _lists(make_candidate)
-    fused, explain = fuse(
-        lists, Fusion.model_validate({"method": "rrf", "rrf_k": 10, "weights": {"exact": 1.5}})
-    )
+    fused, explain = fuse(lists, Fusion.model_validate({"method": "rrf", "rrf_k": 10, "weights": {"exact": 1.5}}))
     assert explain["method"] == "rrf" and explain["rrf_k"] == 10
     assert explain["weights"] == {"exact": 1.5, "semantic": 1.0}
     assert explain["unique"] == 4 and explain["candidates_in"] == 8
