@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphbrain import Brain
 from graphbrain.store.base import SCHEMA_VERSION
 
@@ -88,3 +90,11 @@ def test_from_config_reports_missing_schema(brain: Brain, neo4j_uri: str) -> Non
     with pytest.raises(SchemaError, match="graphbrain init"):
         Brain.from_config(None, overrides={"storage.neo4j.uri": neo4j_uri})
     brain.init_schema()
+
+
+def test_a_vector_index_of_another_size_is_refused(brain: Brain) -> None:
+    from graphbrain.errors import SchemaError
+
+    brain.store._check_vector_dimensions(brain.config.embedding.dimension)  # the right size passes
+    with pytest.raises(SchemaError, match=r"has dimension \d+ but embedding.dimension is 384"):
+        brain.store._check_vector_dimensions(384)

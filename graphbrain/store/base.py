@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from graphbrain.errors import SchemaError
 from graphbrain.store.queries import QueryLibrary
 
 T = TypeVar("T")
@@ -45,6 +46,7 @@ class CypherResult:
 class Store(ABC):
     backend: str = "abstract"
     queries: QueryLibrary  # the named Cypher of this backend's dialect
+    dimension_fix: str = "drop it or fix the config"  # what to do about a vector index of the wrong size
 
     @property
     def target(self) -> str:
@@ -79,6 +81,16 @@ class Store(ABC):
     @abstractmethod
     def ensure_schema(self, dimension: int) -> SchemaReport:
         """Create constraints, indexes and the schema-version record; idempotent; waits for ONLINE."""
+
+    def _check_vector_dimensions(self, dimension: int) -> None:
+        """Refuse to run with a vector index whose size is not ``embedding.dimension``."""
+        for idx in self.index_status():
+            dim = idx.get("dimension")
+            if idx.get("type") == "VECTOR" and dim is not None and int(dim) != dimension:
+                raise SchemaError(
+                    f"vector index {idx['name']} has dimension {dim} but embedding.dimension is "
+                    f"{dimension}; {self.dimension_fix}"
+                )
 
     @abstractmethod
     def schema_version(self) -> int | None:

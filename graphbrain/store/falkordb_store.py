@@ -550,15 +550,6 @@ class FalkorStore(Store):
             if "already exists" not in str(e).lower():
                 raise _map_error(e) from e
 
-    def _check_vector_dimensions(self, dimension: int) -> None:
-        for idx in self.index_status():
-            dim = idx.get("dimension")
-            if idx.get("type") == "VECTOR" and dim is not None and int(dim) != dimension:
-                raise SchemaError(
-                    f"vector index {idx['name']} has dimension {dim} but embedding.dimension is "
-                    f"{dimension}; drop it or fix the config"
-                )
-
     def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
         deadline = time.monotonic() + timeout_s
         while True:

@@ -92,6 +92,7 @@ class _Tx:
 
 class Neo4jStore(Store):
     backend = "neo4j"
+    dimension_fix = "drop it (graphbrain init --recreate-vector-indexes) or fix the config"
 
     def __init__(self, cfg: Neo4jConfig, queries: QueryLibrary | None = None) -> None:
         self.cfg = cfg
@@ -183,15 +184,6 @@ class Neo4jStore(Store):
         self.run("schema/set_version", {"version": SCHEMA_VERSION, "dimension": dimension}, write=True)
         self.wait_for_indexes()
         return SchemaReport(version=SCHEMA_VERSION, statements=len(statements), indexes=self.index_status())
-
-    def _check_vector_dimensions(self, dimension: int) -> None:
-        for idx in self.index_status():
-            dim = idx.get("dimension")
-            if idx.get("type") == "VECTOR" and dim is not None and int(dim) != dimension:
-                raise SchemaError(
-                    f"vector index {idx['name']} has dimension {dim} but embedding.dimension is "
-                    f"{dimension}; drop it (graphbrain init --recreate-vector-indexes) or fix the config"
-                )
 
     def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
         deadline = time.monotonic() + timeout_s
