@@ -1,7 +1,7 @@
 """Storage backends behind one boundary (see base.Store)."""
 
 from graphbrain.config import StorageConfig
-from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx
+from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.queries import QueryLibrary
 
 
@@ -19,4 +19,14 @@ def open_store(cfg: StorageConfig) -> Store:
     raise ValueError(f"unknown storage.backend {cfg.backend!r}")
 
 
-__all__ = ["SCHEMA_VERSION", "CypherResult", "QueryLibrary", "Row", "SchemaReport", "Store", "Tx", "open_store"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "CypherResult",
+    "QueryLibrary",
+    "Row",
+    "SchemaReport",
+    "Store",
+    "Tx",
+    "Undo",
+    "open_store",
+]

@@ -4,6 +4,10 @@ Domain code calls queries by name (``store.run("memory/active_by_keys", {...})``
 ``store.write(fn)``, where ``fn(tx)`` runs named queries on one transaction that commits as a whole
 (retried on transient errors, so ``fn`` must be safe to re-run). No Cypher strings outside ``cypher/``,
 no driver types outside ``store/``: rows come back as plain dicts of Python values.
+
+A backend without multi-statement transactions (the embedded one) cannot roll ``fn`` back; a write that
+must be all or nothing there passes an :class:`Undo`, which such a backend uses to take back what ``fn``
+applied. Backends with real transactions ignore it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,22 @@ class Tx(Protocol):
     """One open transaction: run named queries inside it."""
 
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]: ...
+
+
+@dataclass(frozen=True)
+class Undo:
+    """How to take a write back where the database cannot roll it back.
+
+    Under the write lock and before the write, the store runs the read query ``capture`` with ``params``
+    (one row: the pre-image of everything the write may change). If the write then fails, it runs the
+    statements of ``apply`` in order with ``params`` plus each captured column as ``before_<column>``.
+    Every statement must be idempotent (set captured values, delete what the write created), because a
+    store that crashes half-way through applies the whole undo again when it next opens.
+    """
+
+    capture: str
+    apply: str
+    params: Mapping[str, Any]
 
 
 @dataclass
@@ -59,8 +79,9 @@ class Store(ABC):
         """Run one named query in its own (retried) transaction."""
 
     @abstractmethod
-    def write(self, fn: Callable[[Tx], T]) -> T:
-        """Run ``fn`` in one write transaction: all or nothing, retried on transient errors."""
+    def write(self, fn: Callable[[Tx], T], *, undo: Undo | None = None) -> T:
+        """Run ``fn`` in one write transaction: all or nothing, retried on transient errors. ``undo``
+        serves backends without multi-statement rollback (see :class:`Undo`)."""
 
     @abstractmethod
     def read(self, fn: Callable[[Tx], T]) -> T:

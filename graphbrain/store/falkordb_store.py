@@ -32,10 +32,14 @@ Atomicity, honestly: FalkorDB runs each query atomically (a failing query is und
 one write at a time per graph, but it has no multi-statement transactions. ``write(fn)`` therefore holds
 a per-graph write lock (a thread lock plus an exclusive ``flock`` on a file under the data dir, so
 writers in other processes wait too) for the whole of ``fn``: writers never interleave, and a read
-inside ``fn`` sees the writes before it. What it cannot give: if ``fn`` fails part-way, the statements
-that already ran stay applied (there is no rollback; the error names them in the log); readers (which
-take no lock) may see a ``write(fn)`` half done; and ``fn`` is not retried (a re-run would apply its
-first statements twice).
+inside ``fn`` sees the writes before it. A write that must be all or nothing passes an ``Undo``
+(commit_turn does): under the lock, before ``fn``, the store reads the pre-image of what ``fn`` may
+change and writes the undo plan to ``<graph>.undo.json`` (fsync'd); if ``fn`` fails part-way the plan
+runs and the file goes; if the process dies part-way the file stays, and the next process to open the
+graph or take the lock runs it first. What it cannot give: a write without an ``Undo`` that fails
+part-way keeps the statements that already ran (the error names them in the log); readers (which take
+no lock) may see a ``write(fn)`` half done; and ``fn`` is not retried (a re-run would apply its first
+statements twice).
 """
 
 from __future__ import annotations
@@ -43,7 +47,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import json
 import logging
+import os
 import re
 import subprocess
 import threading
@@ -61,7 +67,7 @@ from falkordb.node import Node
 from falkordb.path import Path as FalkorPath
 
 from graphbrain.errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx
+from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.queries import QueryLibrary
 
 log = logging.getLogger(__name__)
@@ -366,16 +372,22 @@ class FalkorStore(Store):
     # ----------------------------------------------------------- connection
     def _g(self) -> Graph:
         if self._graph is None:
+            opened = False
             with self._open_lock:
                 if self._graph is None:
                     try:
                         self.server.ensure_running()
                         self._db = FalkorDB(unix_socket_path=str(self.server.socket_path))
                         self._graph = self._db.select_graph(self.settings.graph)
+                        opened = True
                     except StoreError:
                         raise
                     except (redis.RedisError, OSError) as e:
                         raise _map_error(e) from e
+            if opened:
+                # A writer that died half-way left its undo plan: take that write back before anyone reads.
+                with self._writer():
+                    pass
         return self._graph
 
     def _query(
@@ -454,6 +466,7 @@ class FalkorStore(Store):
                     if self._write_file is None:
                         self._write_file = open(self.server.dir / f"{self.settings.graph}.write.lock", "ab")  # noqa: SIM115
                     fcntl.flock(self._write_file, fcntl.LOCK_EX)
+                    self._finish_undo_left_behind()
                 try:
                     yield
                 finally:
@@ -463,20 +476,71 @@ class FalkorStore(Store):
                 self._write_depth.n = depth
 
     # ----------------------------------------------------------- the boundary
-    def write(self, fn: Callable[[Tx], T]) -> T:
+    def write(self, fn: Callable[[Tx], T], *, undo: Undo | None = None) -> T:
         with self._writer():
+            planned = undo is not None and self._plan_undo(undo)
             tx = _Tx(self, write=True)
             try:
-                return fn(tx)
+                result = fn(tx)
             except Exception:
-                if tx.applied:
+                if planned and tx.applied:
+                    log.warning(
+                        "write failed after %d statement(s) (%s); taking them back",
+                        len(tx.applied),
+                        ", ".join(tx.applied),
+                    )
+                    try:
+                        self._finish_undo_left_behind()
+                    except Exception:
+                        # The plan stays on disk: the next holder of the write lock runs it again.
+                        log.exception("the undo did not complete; it runs again on the next write")
+                elif planned:
+                    self._undo_path.unlink(missing_ok=True)
+                elif tx.applied:
                     log.error(
                         "write failed after %d statement(s) were applied and stay applied "
-                        "(the embedded backend has no rollback): %s",
+                        "(no undo was given and the embedded backend has no rollback): %s",
                         len(tx.applied),
                         ", ".join(tx.applied),
                     )
                 raise
+            if planned:
+                self._undo_path.unlink(missing_ok=True)
+            return result
+
+    # ----------------------------------------------------------- undo (see the module docstring)
+    @property
+    def _undo_path(self) -> Path:
+        return self.server.dir / f"{self.settings.graph}.undo.json"
+
+    def _plan_undo(self, undo: Undo) -> bool:
+        """Capture the pre-image and write the undo plan to disk before the write starts (lock held)."""
+        rows = self._run_named(undo.capture, undo.params, write=False)
+        before = rows[0] if rows else {}
+        params = {**undo.params, **{f"before_{k}": v for k, v in before.items()}}
+        plan = json.dumps({"apply": undo.apply, "params": to_param(params)}, ensure_ascii=False)
+        tmp = self._undo_path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(plan)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self._undo_path)
+        return True
+
+    def _finish_undo_left_behind(self) -> None:
+        """Run the undo plan on disk, if any, then remove it (write lock held). Idempotent statements, so a
+        crash half-way through just means the next holder of the lock runs it again."""
+        path = self._undo_path
+        if not path.exists():
+            return
+        plan = json.loads(path.read_text(encoding="utf-8"))
+        for statement in self.queries.statements(plan["apply"]):
+            body = "\n".join(line for line in statement.splitlines() if not line.lstrip().startswith("//"))
+            self._query(body, plan["params"], write=True)
+            if FTS_PENDING in body:
+                self._index_pending_text()
+        path.unlink(missing_ok=True)
+        log.warning("took back a write that did not complete (%s)", plan["apply"])
 
     def read(self, fn: Callable[[Tx], T]) -> T:
         return fn(_Tx(self, write=False))

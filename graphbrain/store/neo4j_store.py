@@ -18,7 +18,7 @@ from neo4j import exceptions as nx
 
 from graphbrain.config import Neo4jConfig
 from graphbrain.errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx
+from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.queries import QueryLibrary
 
 T = TypeVar("T")
@@ -129,7 +129,8 @@ class Neo4jStore(Store):
         except (nx.DriverError, nx.Neo4jError) as e:
             raise _map_error(e) from e
 
-    def write(self, fn: Callable[[Tx], T]) -> T:
+    def write(self, fn: Callable[[Tx], T], *, undo: Undo | None = None) -> T:
+        # A Neo4j transaction rolls back as a whole: no undo is needed.
         return self._execute(fn, write=True)
 
     def read(self, fn: Callable[[Tx], T]) -> T:

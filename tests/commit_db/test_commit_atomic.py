@@ -1,0 +1,131 @@
+"""A commit_turn that fails half-way leaves the graph exactly as it was, on both backends.
+
+Neo4j rolls the write transaction back. The embedded backend has no multi-statement transactions, so
+the pipeline hands the store an Undo (cypher/undo/): its pre-image of the session, key locks, active
+items, entities, relations and refs is put back and what the turn created is deleted. The failure is
+injected right after each write statement in turn, on a commit that supersedes a preference, updates
+known entities and a known ref, creates new ones and writes a summary version and a trace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from graphbrain import Brain
+from graphbrain.commit import pipeline
+
+T1 = {
+    "turn_id": "t1",
+    "messages": [
+        {"role": "user", "content": "I prefer tabs for indentation. Alice Smith and Bob Jones work on Neo4j."},
+        {"role": "assistant", "content": "Noted."},
+    ],
+    "refs": [{"type": "url", "uri": "https://neo4j.com/docs", "title": "Neo4j docs"}],
+}
+T2 = {
+    "turn_id": "t2",
+    "messages": [
+        {
+            "role": "user",
+            "content": "Actually I prefer spaces for indentation. We decided to use Neo4j 5.26. "
+            "Alice Smith and Bob Jones met Carol White in Berlin. TODO: write the parser. "
+            "我们决定用 Neo4j 做记忆库。",
+        },
+        {
+            "role": "assistant",
+            "content": "Calling the search tool.",
+            "tool_calls": [{"id": "c1", "name": "web_search", "args": {"q": "neo4j"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "status": "ok", "content": "3 hits"},
+    ],
+    "refs": [
+        {"type": "url", "uri": "https://neo4j.com/docs", "title": "Neo4j documentation"},
+        {"type": "url", "uri": "https://example.com/parser"},
+    ],
+}
+FAIL_AFTER = [
+    "commit/lock_session",
+    "commit/lock_keys",
+    "commit/write_turn",
+    "commit/write_memory",
+    "commit/write_entities",
+    "commit/relate_entities",
+    "commit/write_summary",
+    "commit/write_trace",
+]
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _norm(v) for k, v in sorted(value.items())}
+    if isinstance(value, (list, tuple)):
+        return [_norm(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 5)
+    return value
+
+
+def snapshot(brain: Brain) -> tuple[list[str], list[str]]:
+    """Every node and relationship of the namespace with all its properties and labels, sorted."""
+    params = {"ns": brain.namespace}
+    nodes = brain.store.cypher(
+        "MATCH (n {namespace: $ns}) RETURN labels(n) AS labels, properties(n) AS props", params, row_cap=10_000
+    ).rows
+    edges = brain.store.cypher(
+        "MATCH (a {namespace: $ns})-[r]->(b) RETURN a.id AS a, type(r) AS t, properties(r) AS props, b.id AS b",
+        params,
+        row_cap=10_000,
+    ).rows
+    node_list = sorted(repr((sorted(r["labels"]), _norm(r["props"]))) for r in nodes)
+    edge_list = sorted(repr((r["a"], r["t"], _norm(r["props"]), r["b"])) for r in edges)
+    return node_list, edge_list
+
+
+def fail_after(monkeypatch: pytest.MonkeyPatch, target: str, reached: list[str]) -> None:
+    real = pipeline.CommitPipeline._write
+
+    class FailingTx:
+        def __init__(self, tx: Any) -> None:
+            self.tx = tx
+
+        def run(self, name: str, params: Any = None) -> Any:
+            rows = self.tx.run(name, params)
+            reached.append(name)
+            if name == target:
+                raise RuntimeError(f"injected failure after {name}")
+            return rows
+
+    def failing(self: Any, tx: Any, *args: Any, **kwargs: Any) -> Any:
+        return real(self, FailingTx(tx), *args, **kwargs)
+
+    monkeypatch.setattr(pipeline.CommitPipeline, "_write", failing)
+
+
+@pytest.mark.parametrize("target", FAIL_AFTER)
+def test_failure_after_any_statement_leaves_the_graph_as_it_was(
+    brain_factory: Any, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
+    # Every turn triggers a summary, so the failing commit also writes a summary version.
+    brain: Brain = brain_factory(**{"policies.retention.summarize_after_turns": 1})
+    first = brain.commit_turn("s1", T1)
+    assert first.status == "committed"
+    before = snapshot(brain)
+
+    reached: list[str] = []
+    fail_after(monkeypatch, target, reached)
+    with pytest.raises(RuntimeError, match="injected"):
+        brain.commit_turn("s1", T2)
+    assert reached[-1] == target, f"the commit never ran {target} (ran {reached})"
+    assert snapshot(brain) == before
+
+    monkeypatch.undo()
+    second = brain.commit_turn("s1", T2)
+    assert second.status == "committed" and second.seq == 2
+    assert snapshot(brain) != before
+    prefs = brain.store.cypher(
+        "MATCH (m:Memory {namespace: $ns, type: 'preferences', status: 'active'}) RETURN m.value_json AS v",
+        {"ns": brain.namespace},
+    ).rows
+    assert len(prefs) == 1 and "spaces" in prefs[0]["v"]
