@@ -48,11 +48,7 @@ NEO4J_ONLY: dict[str, str] = {
 
 
 # Known gaps of the embedded backend, expected to fail there (strict: a pass would be news).
-EMBEDDED_XFAIL: dict[str, str] = {
-    "tests/commit_db/test_commit_turn.py::test_failure_mid_commit_leaves_nothing": (
-        "FalkorDB has no multi-statement transactions: statements before the failure stay applied"
-    ),
-}
+EMBEDDED_XFAIL: dict[str, str] = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:

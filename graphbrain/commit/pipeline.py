@@ -46,7 +46,7 @@ from graphbrain.contracts import (
 from graphbrain.errors import EmbeddingError, InputError, StoreError
 from graphbrain.ids import entity_id, new_id, stable_id
 from graphbrain.nlp import canonicalize, detect_language, entity_candidates, estimate_tokens
-from graphbrain.store import Store, Tx
+from graphbrain.store import Store, Tx, Undo
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,16 @@ def _loads(s: str | None) -> dict[str, Any]:
         return v if isinstance(v, dict) else {}
     except ValueError:
         return {}
+
+
+def _locked_keys(planned: list[_Planned]) -> list[str]:
+    """The memory keys a commit writes or retracts, sorted (the lock order that avoids deadlocks)."""
+    return sorted({p.cand.key for p in planned} | {p.cand.retracts_key for p in planned if p.cand.retracts_key})
+
+
+def _entity_pairs(entities: list[_EntityPlan]) -> list[list[str]]:
+    """The co-mentioned entity pairs a commit relates (capped: a turn naming 30 things is not 435 facts)."""
+    return [[a.id, b.id] for a, b in combinations(sorted(entities, key=lambda x: x.id), 2)][:200]
 
 
 def validate_session_id(session_id: Any) -> str:
@@ -195,8 +205,22 @@ class CommitPipeline:
                 warnings,
             )
 
+        # Where the database cannot roll a failed write back (embedded), this says how to take it back.
+        undo = Undo(
+            capture="undo/commit_capture",
+            apply="undo/commit",
+            params={
+                "turn_node_id": rec.turn_node_id,
+                "commit_id": commit_id,
+                "session_node_id": rec.session_node_id,
+                "lock_ids": [f"{ns}|{k}" for k in _locked_keys(planned)],
+                "entity_ids": [e.id for e in entities],
+                "pairs": _entity_pairs(entities),
+                "ref_ids": [r["id"] for r in rec.refs],
+            },
+        )
         try:
-            result = self.store.write(work)
+            result = self.store.write(work, undo=undo)
         except StoreError as e:
             # Another writer committed this very turn between our duplicate check and our write (a
             # replay racing the original): the Turn id constraint refused ours, so it is a duplicate.
@@ -412,7 +436,7 @@ class CommitPipeline:
         )[0]
         seq = int(lock["seq"])
 
-        keys = sorted({p.cand.key for p in planned} | {p.cand.retracts_key for p in planned if p.cand.retracts_key})
+        keys = _locked_keys(planned)
         active: dict[str, dict[str, Any]] = {}
         if keys:
             rows = tx.run(
@@ -616,7 +640,7 @@ class CommitPipeline:
                     "entities": rows,
                 },
             )
-            pairs = [[a.id, b.id] for a, b in combinations(sorted(entities, key=lambda x: x.id), 2)][:200]
+            pairs = _entity_pairs(entities)
             if pairs:
                 tx.run("commit/relate_entities", {"pairs": pairs, "at": at})
 

@@ -1,5 +1,9 @@
 """A process killed (SIGKILL) in the middle of commit_turn's write transaction: nothing of the turn is in
-the graph, and the journal replays it exactly once when the next process starts."""
+the graph, and the journal replays it exactly once when the next process starts.
+
+On Neo4j the open transaction dies with its connection. The embedded backend has no multi-statement
+transactions: the killed writer leaves its undo plan on disk, and the next process to open the graph
+runs it before anything reads (graphbrain/store/falkordb_store.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import uuid
 from pathlib import Path
 
 from graphbrain import Brain
+from graphbrain.store.falkordb_store import EmbeddedServer, EmbeddedSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,6 +52,21 @@ def test_sigkill_mid_transaction_leaves_nothing_and_replays_once(
 ) -> None:
     ns = f"kill{uuid.uuid4().hex[:8]}"
     overrides = {"storage.neo4j.uri": neo4j_uri, "storage.data_dir": str(tmp_path / "data"), "namespace": ns}
+    _kill_and_recover(overrides, tmp_path)
+
+
+def test_sigkill_mid_write_embedded_is_taken_back_and_replays_once(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    overrides = {"storage.backend": "embedded", "storage.data_dir": str(data), "namespace": "kill"}
+    try:
+        _kill_and_recover(overrides, tmp_path, undo_plan=data / "falkordb" / "graphbrain.undo.json")
+    finally:
+        # The killed child started the server; nobody else would shut it down.
+        EmbeddedServer(EmbeddedSettings(data_dir=data))._shutdown()
+
+
+def _kill_and_recover(overrides: dict[str, str], tmp_path: Path, undo_plan: Path | None = None) -> None:
+    ns = overrides["namespace"]
     marker = tmp_path / "marker"
     child = subprocess.Popen(
         [
@@ -69,12 +89,16 @@ def test_sigkill_mid_transaction_leaves_nothing_and_replays_once(
         if child.poll() is None:
             child.kill()
 
-    # A fresh process: the open transaction died with its connection, so only t1 is in the graph…
+    if undo_plan is not None:
+        assert undo_plan.exists(), "the killed embedded writer left no undo plan"
+    # A fresh process: the open transaction died with its connection (or, embedded, the undo plan ran
+    # when the graph was opened), so only t1 is in the graph…
     brain = Brain.from_config(ROOT / "brain.yml", overrides=overrides, check_schema=False)
     try:
         assert _count(brain, "MATCH (t:Turn {namespace: $ns}) RETURN count(t) AS n") == 1
         assert _count(brain, "MATCH (m:Memory:Decision {namespace: $ns}) RETURN count(m) AS n") == 0
         assert brain.journal_status()["pending"] == 1
+        assert undo_plan is None or not undo_plan.exists()
     finally:
         brain.close()
 
