@@ -13,7 +13,14 @@ from graphbrain import Brain
 from graphbrain.config import load_config
 from graphbrain.errors import StoreError
 from graphbrain.store.base import Store
-from graphbrain.store.migrate import count_edges, count_labels, migrate, sample_plan_runner
+from graphbrain.store.migrate import (
+    IDENTICAL_MODES,
+    SAMPLE_MODES,
+    count_edges,
+    count_labels,
+    migrate,
+    sample_plan_runner,
+)
 from graphbrain.store.neo4j_store import Neo4jStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +76,9 @@ def test_round_trip_embedded_neo4j_embedded(seeded: Brain, neo4j_uri: str, schem
 
         there = migrate(seeded.store, neo, ns, verify_plans=verify)
         assert there.counts_match, there.summary()
-        assert there.retrieval_matches and len(there.plans) == 2 * len(texts), there.summary()
+        assert there.retrieval_matches and len(there.plans) == len(SAMPLE_MODES) * len(texts), there.summary()
+        for mode in IDENTICAL_MODES:  # identical, and not by being empty
+            assert any(p.source_ids for p in there.plans if p.mode == mode), there.summary()
 
         # The destination must be empty: a second copy is refused, nothing doubled.
         with pytest.raises(StoreError, match="already holds"):

@@ -47,6 +47,13 @@ def _copyable(key: str) -> bool:
     return not key.endswith("_fts")
 
 
+# The sample plans' modes. Semantic (the same vectors) must return the same evidence on both engines.
+# Exact (full-text) and relational (whose seeds include the best full-text hits besides exact names) are
+# compared and reported, not required to match: Lucene and RediSearch score and break ties differently.
+SAMPLE_MODES = ("semantic", "relational", "exact")
+IDENTICAL_MODES = ("semantic",)
+
+
 @dataclass
 class PlanCheck:
     text: str
@@ -81,7 +88,7 @@ class MigrationReport:
 
     @property
     def retrieval_matches(self) -> bool:
-        return all(p.identical for p in self.plans if p.mode == "semantic")
+        return all(p.identical for p in self.plans if p.mode in IDENTICAL_MODES)
 
     @property
     def ok(self) -> bool:
@@ -229,14 +236,14 @@ def _copy_edges(src: Store, dst: Store, namespace: str, label: str, ids: list[st
 def sample_plan_runner(
     config: Any, embedder_factory: Callable[[], Any], namespace: str, texts: list[str]
 ) -> Callable[[Store], dict[str, list[str]]]:
-    """A ``verify_plans`` callable: semantic and exact plans over ``texts``, evidence ids per plan."""
+    """A ``verify_plans`` callable: a plan per text and mode of ``SAMPLE_MODES``, evidence ids per plan."""
     from graphbrain.retrieve.executor import Executor
 
     def run(store: Store) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         executor = Executor(config, store, embedder_factory)
         for text in texts:
-            for mode in ("semantic", "exact"):
+            for mode in SAMPLE_MODES:
                 pack = executor.retrieve(
                     {"version": "0.1", "queries": [{"text": text, "mode": mode}]}, namespace=namespace
                 )
