@@ -5,7 +5,9 @@
    ``graphbrain.nlp`` does at commit time), and through the ``entity_names`` full-text index for what an
    exact name cannot catch (Chinese phrases, partial names); memory items whose key the query spells
    out; refs by URI or title; active tasks and decisions matched by text (``memory_text``). Name, key and
-   ref matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only).
+   ref matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only,
+   from ``retrieve/relational_fts_*``, whose raw k widens like the exact retriever's: the indexes are
+   global, and another tenant's hits must not crowd this namespace's out).
 2. **Neighbourhood** (``retrieve/relational_expand``, one query per hop, all in one read transaction):
    breadth-first over MENTIONS / RELATED_TO / DERIVED_FROM / SUPERSEDES / VERSION_OF / REFERENCES /
    HAS_MESSAGE in either direction, ``policies.retrieval.relational_hops`` hops (``hints.hops`` per
@@ -45,7 +47,6 @@ FANOUT = 50  # neighbours per node and hop at most
 MAX_FRONTIER = 500  # nodes expanded per hop at most
 MAX_NODES = 5000  # subgraph size at most
 MAX_SEEDS = 20
-FTS_K = 50  # raw full-text hits asked per seed index (post-filtered by namespace)
 FTS_SEEDS = 5  # full-text seeds kept per index
 FTS_SEED_WEIGHT = 0.5  # a full-text seed weighs at most half an exact name match
 FTS_MIN_SHARE = 0.3  # ... and is kept only when it scores at least this share of the best hit
@@ -55,6 +56,7 @@ MAX_HOPS = 4
 # A memory key written out in the query: "task:graphbrain:schema" (CONTRACTS.md §2 prefixes).
 _KEY_RE = re.compile(r"\b(?:profile|pref|goal|task|decision|entity|event|case|pattern):[^\s,;，。；、]+")
 _FTS_VIAS = ("entity_names", "memory_text")
+FTS_SEED_QUERIES = ("retrieve/relational_fts_entities", "retrieve/relational_fts_memory")
 
 
 # ---------------------------------------------------------------------------------------- seeds
@@ -126,7 +128,8 @@ def select_seeds(rows: Sequence[Row]) -> dict[str, tuple[float, Row]]:
         ]
         top = float(hits[0]["weight"]) if hits else 0.0
         for r in hits:
-            share = float(r["weight"]) / top if top > 0 else 0.0
+            # All-zero scores still matched: RediSearch's TF-IDF gives 0 to a term every document has.
+            share = float(r["weight"]) / top if top > 0 else 1.0
             if share >= FTS_MIN_SHARE:
                 offer(r["eid"], FTS_SEED_WEIGHT * share, r)
     ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], str(kv[1][1]["id"])))[:MAX_SEEDS]
@@ -289,15 +292,12 @@ class RelationalRetriever(Retriever):
         graph = Subgraph()
         rows = tx.run(
             "retrieve/relational_seeds",
-            {
-                "namespace": self.ctx.namespace,
-                "names": spec.names,
-                "keys": spec.keys,
-                "uris": spec.uris,
-                "fts": spec.fts,
-                "fts_k": FTS_K,
-            },
+            {"namespace": self.ctx.namespace, "names": spec.names, "keys": spec.keys, "uris": spec.uris},
         )
+        if spec.fts is not None:
+            # The full-text indexes are global: widen k per index until this namespace's best hits are in.
+            for name in FTS_SEED_QUERIES:
+                rows += self.index_search(tx, name, {"namespace": self.ctx.namespace, "fts": spec.fts}, FTS_SEEDS)
         for eid, (weight, row) in select_seeds(rows).items():
             graph.seeds[eid] = weight
             graph.nodes[eid] = Node(eid=eid, row=row, depth=0)
