@@ -56,7 +56,7 @@ from graphbrain.resources.parsers import parse_bytes, parse_file, parse_text
 from graphbrain.resources.refs import normalise_url
 from graphbrain.resources.results import DocumentResult, IngestResult, RemoveResult
 from graphbrain.resources.walk import iter_files
-from graphbrain.store import Row, Store, Tx
+from graphbrain.store import Row, Store, Tx, Undo
 
 __all__ = [
     "MAX_MENTIONS_PER_CHUNK",
@@ -800,8 +800,19 @@ class Ingestor:
                 tx.run("resources/delete_orphan_entities", {"ids": orphans})
             return bool(row["created"])
 
+        # Where the database cannot roll a failed write back (embedded), this says how to take it back.
+        undo = Undo(
+            capture="undo/ingest_capture",
+            apply="undo/ingest",
+            params={
+                "document_id": doc_id,
+                "namespace": ns,
+                "entity_ids": [r["id"] for r in entity_rows],
+                "label_ids": [t["id"] for t in opts.tags + opts.topics],
+            },
+        )
         w0 = time.perf_counter()
-        created = self.store.write(work)
+        created = self.store.write(work, undo=undo)
         return DocumentResult(
             **base,
             status="created" if created else "updated",

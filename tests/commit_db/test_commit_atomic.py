@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from graph_snapshot import fail_writes_after, snapshot
 
 from graphbrain import Brain
-from graphbrain.commit import pipeline
 
 T1 = {
     "turn_id": "t1",
@@ -57,52 +57,6 @@ FAIL_AFTER = [
 ]
 
 
-def _norm(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _norm(v) for k, v in sorted(value.items())}
-    if isinstance(value, (list, tuple)):
-        return [_norm(v) for v in value]
-    if isinstance(value, float):
-        return round(value, 5)
-    return value
-
-
-def snapshot(brain: Brain) -> tuple[list[str], list[str]]:
-    """Every node and relationship of the namespace with all its properties and labels, sorted."""
-    params = {"ns": brain.namespace}
-    nodes = brain.store.cypher(
-        "MATCH (n {namespace: $ns}) RETURN labels(n) AS labels, properties(n) AS props", params, row_cap=10_000
-    ).rows
-    edges = brain.store.cypher(
-        "MATCH (a {namespace: $ns})-[r]->(b) RETURN a.id AS a, type(r) AS t, properties(r) AS props, b.id AS b",
-        params,
-        row_cap=10_000,
-    ).rows
-    node_list = sorted(repr((sorted(r["labels"]), _norm(r["props"]))) for r in nodes)
-    edge_list = sorted(repr((r["a"], r["t"], _norm(r["props"]), r["b"])) for r in edges)
-    return node_list, edge_list
-
-
-def fail_after(monkeypatch: pytest.MonkeyPatch, target: str, reached: list[str]) -> None:
-    real = pipeline.CommitPipeline._write
-
-    class FailingTx:
-        def __init__(self, tx: Any) -> None:
-            self.tx = tx
-
-        def run(self, name: str, params: Any = None) -> Any:
-            rows = self.tx.run(name, params)
-            reached.append(name)
-            if name == target:
-                raise RuntimeError(f"injected failure after {name}")
-            return rows
-
-    def failing(self: Any, tx: Any, *args: Any, **kwargs: Any) -> Any:
-        return real(self, FailingTx(tx), *args, **kwargs)
-
-    monkeypatch.setattr(pipeline.CommitPipeline, "_write", failing)
-
-
 @pytest.mark.parametrize("target", FAIL_AFTER)
 def test_failure_after_any_statement_leaves_the_graph_as_it_was(
     brain_factory: Any, monkeypatch: pytest.MonkeyPatch, target: str
@@ -111,19 +65,18 @@ def test_failure_after_any_statement_leaves_the_graph_as_it_was(
     brain: Brain = brain_factory(**{"policies.retention.summarize_after_turns": 1})
     first = brain.commit_turn("s1", T1)
     assert first.status == "committed"
-    before = snapshot(brain)
+    before = snapshot(brain.store, brain.namespace)
 
-    reached: list[str] = []
-    fail_after(monkeypatch, target, reached)
+    reached = fail_writes_after(monkeypatch, brain.store, target, RuntimeError)
     with pytest.raises(RuntimeError, match="injected"):
         brain.commit_turn("s1", T2)
     assert reached[-1] == target, f"the commit never ran {target} (ran {reached})"
-    assert snapshot(brain) == before
+    assert snapshot(brain.store, brain.namespace) == before
 
     monkeypatch.undo()
     second = brain.commit_turn("s1", T2)
     assert second.status == "committed" and second.seq == 2
-    assert snapshot(brain) != before
+    assert snapshot(brain.store, brain.namespace) != before
     prefs = brain.store.cypher(
         "MATCH (m:Memory {namespace: $ns, type: 'preferences', status: 'active'}) RETURN m.value_json AS v",
         {"ns": brain.namespace},
