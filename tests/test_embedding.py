@@ -127,6 +127,22 @@ def test_batching_keeps_order_and_values(minilm: BaseEmbedder) -> None:
     assert np.allclose(whole, one_by_one, atol=1e-4)
 
 
+def test_repeated_texts_go_to_the_model_once(minilm: BaseEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    real = minilm._run_batch
+
+    def counting(batch: list[str]) -> Any:
+        seen.extend(batch)
+        return real(batch)
+
+    monkeypatch.setattr(minilm, "_run_batch", counting)
+    texts = ["MMMM" * 50] * 40 + ["the same", "other", "the same"]
+    out = minilm.embed(texts)
+    assert sorted(seen) == sorted({*texts})
+    assert len(out) == len(texts) and out[0] == out[39] and out[40] == out[42] and out[0] is not out[1]
+    assert np.allclose(out[41], minilm.embed_one("other"), atol=1e-4)
+
+
 def test_same_embedder_object_is_returned(minilm: BaseEmbedder) -> None:
     assert get_embedder(minilm_cfg()) is minilm
     assert get_embedder(minilm_cfg(model="local:all-minilm-l6-v2-int8")) is minilm

@@ -72,7 +72,12 @@ class BaseEmbedder(ABC):
         for i, t in enumerate(items):
             if not isinstance(t, str):
                 raise TypeError(f"texts[{i}] is {type(t).__name__}, not str")
-        order = list(range(len(items)))
+        # Each distinct text goes to the model once (a document's repeated boilerplate, a run of
+        # hard-cut chunks of one giant token); the others get a copy of its vector.
+        first: dict[str, int] = {}
+        for i, t in enumerate(items):
+            first.setdefault(t, i)
+        order = list(first.values())
         if self.sort_by_length:
             order.sort(key=lambda i: len(items[i]))
         out: list[list[float]] = [[] for _ in items]
@@ -82,6 +87,9 @@ class BaseEmbedder(ABC):
             vectors = self._run_batch(batch)
             for i, vec in zip(idx, vectors.tolist(), strict=True):
                 out[i] = vec
+        for i, t in enumerate(items):
+            if not out[i]:
+                out[i] = list(out[first[t]])
         return out
 
     def embed_one(self, text: str) -> list[float]:
