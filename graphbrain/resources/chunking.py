@@ -13,6 +13,7 @@ Offsets are exact: ``section.text[start:end]`` is the chunk text, trimmed of sur
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -50,6 +51,19 @@ _FALLBACK_PUNCT = frozenset("-/_,;:)]}>|=&.")
 # "e.g. this" is not the end of a sentence.
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "ms", "dr", "fig", "no", "approx"})
 _JOINERS = frozenset("\u200d\u2060")  # zero-width joiner, word joiner
+
+
+def _char_class(chars: frozenset[str]) -> re.Pattern[str]:
+    return re.compile("[" + "".join(re.escape(c) for c in sorted(chars)) + "]")
+
+
+# The characters without which each cut rule of _find_cut cannot match (a quick test before its scan).
+_NEWLINE = re.compile("\n")
+_SPACE = re.compile(r"\s")  # \s is exactly str.isspace() for str patterns
+_SENTENCE_MARK = _char_class(_SENTENCE_END_CJK | _SENTENCE_END_LATIN)
+_CLAUSE_MARK = _char_class(_CLAUSE_CJK | _CLAUSE_LATIN)
+_PUNCT_MARK = _char_class(_FALLBACK_PUNCT)
+_CJK_CHAR = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in _CJK_RANGES) + "]")
 
 
 def is_cjk(ch: str) -> bool:
@@ -151,11 +165,24 @@ def _find_cut(text: str, start: int, limit: int, max_chars: int) -> int:
             return p
         return None
 
-    rules = (paragraph, sentence, line, clause, space, cjk, punct)
+    rules = (
+        (paragraph, _NEWLINE),
+        (sentence, _SENTENCE_MARK),
+        (line, _NEWLINE),
+        (clause, _CLAUSE_MARK),
+        (space, _SPACE),
+        (cjk, _CJK_CHAR),
+        (punct, _PUNCT_MARK),
+    )
     # First look only in the second half of the window so that chunks are not needlessly small; a cut
     # there of any kind beats a better kind of cut near the start of the chunk.
     for lo in (start + max(1, max_chars // 2), start + 1):
-        for rule in rules:
+        for rule, trigger in rules:
+            # A rule looks at text[p - 1] and text[p]: without its trigger character in that window it
+            # cannot match, and the position-by-position scan is skipped (a giant token would pay it on
+            # every rule of every chunk).
+            if trigger.search(text, lo - 1, limit + 1) is None:
+                continue
             cut = _rightmost(lo, limit, rule)
             if cut is not None and start < cut <= limit:
                 return cut
