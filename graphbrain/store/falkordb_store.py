@@ -478,7 +478,9 @@ class FalkorStore(Store):
     # ----------------------------------------------------------- the boundary
     def write(self, fn: Callable[[Tx], T], *, undo: Undo | None = None) -> T:
         with self._writer():
-            planned = undo is not None and self._plan_undo(undo)
+            planned = undo is not None
+            if undo is not None:
+                self._plan_undo(undo)
             tx = _Tx(self, write=True)
             try:
                 result = fn(tx)
@@ -513,7 +515,7 @@ class FalkorStore(Store):
     def _undo_path(self) -> Path:
         return self.server.dir / f"{self.settings.graph}.undo.json"
 
-    def _plan_undo(self, undo: Undo) -> bool:
+    def _plan_undo(self, undo: Undo) -> None:
         """Capture the pre-image and write the undo plan to disk before the write starts (lock held)."""
         rows = self._run_named(undo.capture, undo.params, write=False)
         before = rows[0] if rows else {}
@@ -525,7 +527,6 @@ class FalkorStore(Store):
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self._undo_path)
-        return True
 
     def _finish_undo_left_behind(self) -> None:
         """Run the undo plan on disk, if any, then remove it (write lock held). Idempotent statements, so a
