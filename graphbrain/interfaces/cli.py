@@ -243,7 +243,8 @@ def init(config_path: str | None, namespace: str | None, as_json: bool) -> None:
 @main.command()
 @common
 def doctor(config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Check config, Neo4j, schema, indexes, embedding model and spaCy: each line ok or the fix.
+    """Check config, the database (Neo4j or embedded), schema, indexes, documents left stale, embedding
+    model and spaCy: each line ok or the fix.
 
     \b
     Example:

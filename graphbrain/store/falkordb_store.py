@@ -644,7 +644,12 @@ class FalkorStore(Store):
         return int(rows[0]["version"]) if rows else None
 
     def index_status(self) -> list[Row]:
-        return self.run("schema/index_status")
+        try:
+            return self.run("schema/index_status")
+        except StoreError as e:
+            if "empty key" in str(e):  # the graph does not exist yet: no index either
+                return []
+            raise
 
     def server_info(self) -> Row:
         self._g()
