@@ -509,7 +509,8 @@ class Health(BaseModel):
 
 class Readiness(BaseModel):
     ready: bool
-    neo4j: bool
+    backend: str = Field(description="The database serving this process: neo4j or embedded (FalkorDB).")
+    neo4j: bool = Field(description="The database answers (named for Neo4j; also true of a live embedded one).")
     schema_version: int | None
     expected_schema_version: int
     detail: str
@@ -718,24 +719,26 @@ def _add_routes(app: FastAPI) -> None:
         "/readyz",
         response_model=Readiness,
         tags=["probes"],
-        summary="Readiness: Neo4j reachable and the schema current",
+        summary="Readiness: the database reachable and the schema current",
         responses={503: {"model": Readiness, "description": "Not ready"}},
     )
     def readyz(request: Request) -> JSONResponse:
-        reachable, version, detail = False, None, "ok"
+        reachable, version, detail, backend = False, None, "ok", "unknown"
         try:
             brain = get_brain(request)
+            backend = brain.store.backend
             reachable = brain.store.ping()
             if reachable:
                 version = brain.store.schema_version()
                 brain.check_schema()  # raises SchemaError naming what to run
             else:
-                detail = "Neo4j does not answer"
+                detail = f"the {backend} database does not answer ({brain.store.target})"
         except GraphbrainError as e:
             detail = str(e)
         ready = reachable and detail == "ok"
         body = Readiness(
             ready=ready,
+            backend=backend,
             neo4j=reachable,
             schema_version=version,
             expected_schema_version=SCHEMA_VERSION,

@@ -16,7 +16,7 @@ def test_probes(client: TestClient) -> None:
     r = client.get("/readyz")
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["ready"] is True and body["neo4j"] is True
+    assert body["ready"] is True and body["neo4j"] is True and body["backend"] in ("neo4j", "embedded")
     assert body["schema_version"] == SCHEMA_VERSION == body["expected_schema_version"]
 
 
