@@ -57,7 +57,7 @@ class DurableCommitter:
                 namespace=ns,
                 warnings=[
                     f"accepted, pending: the graph is unreachable ({e}); the turn is journaled and "
-                    "will be written when Neo4j answers (graphbrain journal status / replay)"
+                    "will be written when the database answers (graphbrain journal status / replay)"
                 ],
             )
         except (InputError, StoreError) as e:

@@ -523,7 +523,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         403: "Namespace not bound to the token, or admin only",
         413: "Request body too large",
         422: "Invalid input: each field and reason",
-        503: "Neo4j unreachable or schema not ready",
+        503: "The database (Neo4j or embedded) unreachable, or the schema not ready",
     }.items()
 }
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse, "description": "Not found"}}
