@@ -84,6 +84,7 @@ from graphbrain.bench.scoring import mean, percentile, ratio, summarise_latencie
 from graphbrain.commit.extract import render
 from graphbrain.commit.keys import decision_key, event_key, goal_key, pref_key, project_slug, task_key, topic_slug
 from graphbrain.contracts import MemoryType
+from graphbrain.errors import GraphbrainError
 from graphbrain.ids import entity_id as make_entity_id
 from graphbrain.ids import stable_id
 from graphbrain.nlp import canonicalize, detect_language
@@ -1191,6 +1192,15 @@ def run_scale(
     else:
         docs = Path(ingest_path) if ingest_path else None
     brain = brain_factory()
+    if brain.store.backend != "neo4j":
+        brain.close()
+        # The floor it measures against is Neo4j's bare index procedures and its bulk-load Cypher; the
+        # embedded backend's figures are in bench locomo --backends and bench load.
+        raise GraphbrainError(
+            f"bench scale runs on Neo4j only (this config uses the {brain.store.backend} backend): set "
+            "NEO4J_URI or storage.neo4j.uri; for the embedded backend use `graphbrain bench locomo FILE "
+            "--backends neo4j,embedded` or `graphbrain bench load`"
+        )
     try:
         load_model_s = warm_up_models(brain)
         removed = delete_namespace(brain.store, ns)

@@ -1,4 +1,5 @@
-"""`graphbrain doctor` on each backend: the right checks, and a stale document named."""
+"""`graphbrain doctor` on each backend (the right checks, a stale document named), and the commands that
+need Neo4j saying so on the embedded backend."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from graphbrain import Brain
 from graphbrain.doctor import run_checks
+from graphbrain.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,3 +61,16 @@ def test_doctor_on_neo4j(tmp_path: Path, neo4j_uri: str, schema_ready: None, mon
     assert checks["neo4j"][0] and " 5." in checks["neo4j"][1]
     assert checks["schema"][0] and checks["indexes"][0]
     assert "documents" in checks and "embedded" not in checks
+
+
+def test_bench_scale_on_embedded_says_it_needs_neo4j(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    config = _config(tmp_path, "embedded")
+    try:
+        r = CliRunner().invoke(main, ["bench", "scale", "--items", "1000", "--config", str(config)])
+        assert r.exit_code == 1, r.output
+        assert "bench scale runs on Neo4j only" in r.output and "--backends neo4j,embedded" in r.output
+    finally:
+        from graphbrain.store.falkordb_store import EmbeddedServer, EmbeddedSettings
+
+        EmbeddedServer(EmbeddedSettings(data_dir=tmp_path / "data"))._shutdown()
