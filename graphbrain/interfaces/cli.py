@@ -926,7 +926,7 @@ def mcp(transport: str, host: str, port: int, config_path: str | None, namespace
 
 @main.group()
 def bench() -> None:
-    """Benchmarks against the configured Neo4j (they work in scratch namespaces of their own).
+    """Benchmarks against the configured database (they work in scratch namespaces of their own).
 
     \b
     Example:
@@ -1050,7 +1050,7 @@ def bench_load(
 
 @main.group()
 def journal() -> None:
-    """The commit journal: turns accepted while Neo4j was unreachable, written when it answers.
+    """The commit journal: turns accepted while the database was unreachable, written when it answers.
 
     \b
     Example:
@@ -1084,7 +1084,7 @@ def journal_status(config_path: str | None, namespace: str | None, as_json: bool
 @journal.command("replay")
 @common
 def journal_replay(config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Write every pending turn now, in order (fails clearly if Neo4j is still unreachable).
+    """Write every pending turn now, in order (fails clearly if the database is still unreachable).
 
     \b
     Example:
