@@ -274,3 +274,10 @@ def test_missing_english_model_falls_back_to_blank_with_a_warning(caplog: pytest
 def test_unknown_pipeline_language_is_refused() -> None:
     with pytest.raises(ValueError, match="expected 'en' or 'zh'"):
         get_pipeline("fr")  # type: ignore[arg-type]
+
+
+def test_a_common_noun_jieba_calls_a_name_is_not_a_person() -> None:
+    # jieba's dictionary tags 索引 ("index") as a person name (nr); names start with a surname.
+    kinds = {c.name: c.kind for c in entity_candidates("我们先给向量索引写 schema，张伟负责，请发给陈静。")}
+    assert kinds["索引"] == "topic"
+    assert kinds["张伟"] == "person" and kinds["陈静"] == "person"
