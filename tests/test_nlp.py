@@ -281,3 +281,19 @@ def test_a_common_noun_jieba_calls_a_name_is_not_a_person() -> None:
     kinds = {c.name: c.kind for c in entity_candidates("我们先给向量索引写 schema，张伟负责，请发给陈静。")}
     assert kinds["索引"] == "topic"
     assert kinds["张伟"] == "person" and kinds["陈静"] == "person"
+
+
+def test_batched_english_parses_give_the_same_candidates() -> None:
+    from graphbrain.nlp import english_docs
+
+    texts = [
+        "Alice Smith moved the Neo4j cluster to Berlin on Monday.",
+        "我们决定用 Neo4j 5.26 做 memory store，Bob Jones 负责。",
+        "张伟负责第三部分。",
+        "",
+        "See https://github.com/acme/graphbrain and docs/guide.md, said Carol White of Acme Corp.",
+    ]
+    docs = english_docs(texts, [None] * len(texts))
+    assert docs[2] is None and docs[3] is None  # Chinese and empty texts are not parsed
+    for text, doc in zip(texts, docs, strict=True):
+        assert entity_candidates(text, en_doc=doc) == entity_candidates(text)

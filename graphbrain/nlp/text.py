@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -539,9 +539,9 @@ def _en_doc(text: str, spec: str) -> Doc:
     return _cached_en_doc(text, spec)
 
 
-def _ner(text: str, cfg: NlpConfig | None) -> list[EntityCandidate]:
-    spec = (cfg or pipelines.default_config()).en
-    doc = _en_doc(text, spec)
+def _ner(text: str, cfg: NlpConfig | None, doc: Doc | None = None) -> list[EntityCandidate]:
+    if doc is None:
+        doc = _en_doc(text, (cfg or pipelines.default_config()).en)
     out: list[EntityCandidate] = []
     for ent in doc.ents:
         kind = _NER_KIND.get(ent.label_)
@@ -673,7 +673,23 @@ def structural_entities(text: str) -> list[EntityCandidate]:
     return _resolve(_structural(text))
 
 
-def entity_candidates(text: str, lang: str | None = None, *, cfg: NlpConfig | None = None) -> list[EntityCandidate]:
+def english_docs(texts: Sequence[str], langs: Sequence[str | None], cfg: NlpConfig | None = None) -> list[Doc | None]:
+    """The spaCy Docs ``entity_candidates`` would parse for ``texts`` (English or mixed ones; None for
+    the rest), in one batched pass: for a caller with many texts, such as a document's chunks."""
+    wanted = [
+        i for i, (t, lang) in enumerate(zip(texts, langs, strict=True))
+        if t.strip() and (lang or detect_language(t)) in ("en", "mixed")
+    ]  # fmt: skip
+    out: list[Doc | None] = [None] * len(texts)
+    if wanted:
+        for i, doc in zip(wanted, pipelines.parse_many([texts[i] for i in wanted], "en", cfg), strict=True):
+            out[i] = doc
+    return out
+
+
+def entity_candidates(
+    text: str, lang: str | None = None, *, cfg: NlpConfig | None = None, en_doc: Doc | None = None
+) -> list[EntityCandidate]:
     """Possible entity mentions in ``text``, one per (kind, canonical), in text order.
 
     Sources, strongest first: URLs (github-like URLs become repos), ``owner/name`` repos near a repo cue,
@@ -681,7 +697,7 @@ def entity_candidates(text: str, lang: str | None = None, *, cfg: NlpConfig | No
     nouns and identifiers by shape (Capitalised Words, CamelCase, Neo4j-style, ACRONYMS, snake_case);
     Chinese nouns by jieba POS (nr person, nt org, ns / nrt other, nz topic, runs of English words
     inside Chinese text as topics); short "remember X" objects. A candidate overlapping a stronger one
-    is dropped.
+    is dropped. ``en_doc``: the text's spaCy parse when the caller has it already (``english_docs``).
     """
     if not text.strip():
         return []
@@ -690,7 +706,7 @@ def entity_candidates(text: str, lang: str | None = None, *, cfg: NlpConfig | No
     cands += _structural(text)
     cands += _quoted(text)
     if lang in ("en", "mixed"):
-        cands += _ner(text, cfg)
+        cands += _ner(text, cfg, en_doc)
     cands += _proper_nouns(text)
     if lang in ("zh", "mixed") or has_cjk(text):
         cands += _zh_nouns(text)

@@ -49,7 +49,7 @@ from graphbrain.contracts import KEY_PREFIX, MemoryType, SourceType, check_json,
 from graphbrain.embedding import Embedder
 from graphbrain.errors import EmbeddingError, GraphbrainError, InputError, StoreError, StoreUnavailable
 from graphbrain.ids import entity_id, stable_id
-from graphbrain.nlp import EntityCandidate, entity_candidates
+from graphbrain.nlp import EntityCandidate, english_docs, entity_candidates
 from graphbrain.resources.fetch import fetch_url
 from graphbrain.resources.model import ParsedDocument
 from graphbrain.resources.parsers import parse_bytes, parse_file, parse_text
@@ -920,10 +920,16 @@ class Ingestor:
 
     def _entity_plans(self, doc: ParsedDocument, ns: str, chunks: list[dict[str, Any]]) -> dict[str, _EntityPlan]:
         plans: dict[str, _EntityPlan] = {}
-        for c in chunks:
-            lang = c.pop("_language")
+        langs = [c.pop("_language") for c in chunks]
+        try:
+            # One batched spaCy pass over the English chunks instead of a model call per chunk.
+            docs = english_docs([c["text"] for c in chunks], langs, self.config.nlp)
+        except Exception as e:  # a language pipeline failing must not lose the document
+            log.warning("entity detection failed on %s: %s", doc.source_uri, e)
+            return plans
+        for c, lang, en_doc in zip(chunks, langs, docs, strict=True):
             try:
-                cands = entity_candidates(c["text"], lang, cfg=self.config.nlp)
+                cands = entity_candidates(c["text"], lang, cfg=self.config.nlp, en_doc=en_doc)
             except Exception as e:  # a language pipeline failing must not lose the document
                 log.warning("entity detection failed on %s chunk %s: %s", doc.source_uri, c["chunk_index"], e)
                 continue
