@@ -64,6 +64,10 @@ class ReadOnlyViolation(StoreError):
     """A write was attempted where only reads are allowed."""
 
 
+class ConstraintViolation(StoreError):
+    """A write broke a uniqueness constraint (another writer created the same node first)."""
+
+
 class EmbeddingError(GraphbrainError):
     """The embedding model could not be loaded or failed on a batch."""
 

@@ -4,21 +4,25 @@
 // whole file runs again. Deleting comes first because the restored items take back their active_key,
 // which is unique.
 
-// Memory items derived from the failed turn are all new (the turn itself was).
+// Memory items derived from the failed turn are all new (the turn itself was) — unless another writer
+// committed this very turn first ($before_turn_existed): then all of it is theirs and stays.
 MATCH (m:Memory)-[:DERIVED_FROM]->(:Turn {id: $turn_node_id})
-WHERE NOT m:Entity
+WHERE NOT $before_turn_existed AND NOT m:Entity
 DETACH DELETE m;
 
 MATCH (:Turn {id: $turn_node_id})-[:HAS_MESSAGE]->(:Message)-[:CALLED]->(tc:ToolCall)
+WHERE NOT $before_turn_existed
 DETACH DELETE tc;
 
 MATCH (:Turn {id: $turn_node_id})-[:HAS_MESSAGE]->(msg:Message)
+WHERE NOT $before_turn_existed
 DETACH DELETE msg;
 
 MATCH (c:CommitTrace {id: $commit_id})
 DETACH DELETE c;
 
 MATCH (t:Turn {id: $turn_node_id})
+WHERE NOT $before_turn_existed
 DETACH DELETE t;
 
 MATCH (:Session {id: $session_node_id})-[:HAS_SUMMARY]->(sum:Summary)

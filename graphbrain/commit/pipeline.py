@@ -43,7 +43,7 @@ from graphbrain.contracts import (
     check_text,
     utcnow,
 )
-from graphbrain.errors import EmbeddingError, InputError, StoreError
+from graphbrain.errors import ConstraintViolation, EmbeddingError, InputError
 from graphbrain.ids import entity_id, new_id, stable_id
 from graphbrain.nlp import canonicalize, detect_language, entity_candidates, estimate_tokens
 from graphbrain.store import Store, Tx, Undo
@@ -221,13 +221,13 @@ class CommitPipeline:
         )
         try:
             result = self.store.write(work, undo=undo)
-        except StoreError as e:
+        except ConstraintViolation:
             # Another writer committed this very turn between our duplicate check and our write (a
-            # replay racing the original): the Turn id constraint refused ours, so it is a duplicate.
-            if "ConstraintValidationFailed" in str(e) and rec.turn_node_id in str(e):
-                dup = self.store.run("commit/turn_exists", {"turn_node_id": rec.turn_node_id})
-                if dup:
-                    return self._duplicate(rec, dup[0])
+            # replay racing the original, or a client retrying elsewhere): a constraint refused ours,
+            # and if the turn is there now, ours is a duplicate of it.
+            dup = self.store.run("commit/turn_exists", {"turn_node_id": rec.turn_node_id})
+            if dup:
+                return self._duplicate(rec, dup[0])
             raise
         result.explain.refs = self._ingest_refs(rec)
         result.took_ms = round((time.perf_counter() - t0) * 1000, 2)

@@ -66,7 +66,7 @@ from falkordb.edge import Edge
 from falkordb.node import Node
 from falkordb.path import Path as FalkorPath
 
-from graphbrain.errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from graphbrain.errors import ConstraintViolation, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.queries import QueryLibrary
 
@@ -193,6 +193,8 @@ def _map_error(e: Exception) -> StoreError:
             "this Cypher writes to the graph, but it ran in a read-only transaction; "
             "use --write (admin only) to change the graph"
         )
+    if "unique constraint violation" in msg:
+        return ConstraintViolation(f"FalkorDB: {msg}")
     return StoreError(f"FalkorDB: {msg}")
 
 

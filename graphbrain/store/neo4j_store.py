@@ -17,7 +17,7 @@ from neo4j import GraphDatabase, unit_of_work
 from neo4j import exceptions as nx
 
 from graphbrain.config import Neo4jConfig
-from graphbrain.errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from graphbrain.errors import ConstraintViolation, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.queries import QueryLibrary
 
@@ -75,6 +75,8 @@ def _map_error(e: Exception) -> StoreError:
             "this Cypher writes to the graph, but it ran in a read-only transaction; "
             "use --write (admin only) to change the graph"
         )
+    if isinstance(e, nx.ConstraintError):
+        return ConstraintViolation(f"{e.code}: {e.message}")
     if isinstance(e, nx.Neo4jError):
         return StoreError(f"{e.code}: {e.message}")
     return StoreError(str(e))

@@ -82,3 +82,23 @@ def test_failure_after_any_statement_leaves_the_graph_as_it_was(
         {"ns": brain.namespace},
     ).rows
     assert len(prefs) == 1 and "spaces" in prefs[0]["v"]
+
+
+def test_a_turn_another_writer_committed_first_survives_and_ours_is_a_duplicate(
+    brain: Brain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race the duplicate check cannot see (it reads before the write lock): our write fails on the
+    Turn constraint, and taking it back must not take their turn with it."""
+    assert brain.commit_turn("s1", T2).status == "committed"
+    before = snapshot(brain.store, brain.namespace)
+    real_read = brain.store.read
+
+    def blind(fn: Any) -> Any:  # the pre-read as it was just before the other writer committed
+        out = real_read(fn)
+        return {**out, "dup": [], "state": [], "context": [], "entities": []} if out.get("dup") else out
+
+    monkeypatch.setattr(brain.store, "read", blind)
+    again = brain.commit_turn("s1", T2)
+    monkeypatch.undo()
+    assert again.status == "duplicate" and again.seq == 1
+    assert snapshot(brain.store, brain.namespace) == before
