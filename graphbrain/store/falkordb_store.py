@@ -68,7 +68,7 @@ from falkordb.path import Path as FalkorPath
 
 from graphbrain.errors import ConstraintViolation, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
-from graphbrain.store.queries import QueryLibrary
+from graphbrain.store.queries import QueryLibrary, strip_comments
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -417,8 +417,7 @@ class FalkorStore(Store):
         cached = self._texts.get(name)
         if cached is None:
             raw = self.queries.get(name)
-            body = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("//"))
-            cached = (body, _FULLTEXT_DIRECTIVE.findall(raw))
+            cached = (strip_comments(raw), _FULLTEXT_DIRECTIVE.findall(raw))
             self._texts[name] = cached
         return cached
 
@@ -538,7 +537,7 @@ class FalkorStore(Store):
             return
         plan = json.loads(path.read_text(encoding="utf-8"))
         for statement in self.queries.statements(plan["apply"]):
-            body = "\n".join(line for line in statement.splitlines() if not line.lstrip().startswith("//"))
+            body = strip_comments(statement)
             self._query(body, plan["params"], write=True)
             if FTS_PENDING in body:
                 self._index_pending_text()

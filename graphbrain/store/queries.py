@@ -93,8 +93,7 @@ class QueryLibrary:
                 raise ValueError(f"template value {key!r} of {name!r} is not a plain identifier: {value!r}")
             return value
 
-        body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
-        return _TEMPLATE.sub(fill, body)
+        return _TEMPLATE.sub(fill, strip_comments(text))
 
     def names(self) -> list[str]:
         out = set()
@@ -110,6 +109,11 @@ class QueryLibrary:
         for name in names:
             self.get(name)
         return names
+
+
+def strip_comments(text: str) -> str:
+    """``text`` without its ``//`` comment lines."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
 
 
 def _only_comments(text: str) -> bool:
