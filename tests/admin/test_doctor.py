@@ -4,6 +4,7 @@ need Neo4j saying so on the embedded backend."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from graphbrain import Brain
 from graphbrain.doctor import run_checks
 from graphbrain.interfaces.cli import main
+from graphbrain.store.falkordb_store import EmbeddedServer, EmbeddedSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,34 +27,36 @@ def _config(tmp_path: Path, backend: str) -> Path:
     return path
 
 
+@pytest.fixture()
+def embedded_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A brain.yml on the embedded backend in a data dir of its own; its server is stopped afterwards."""
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    yield _config(tmp_path, "embedded")
+    EmbeddedServer(EmbeddedSettings(data_dir=tmp_path / "data"))._shutdown()
+
+
 def _checks(config: Path) -> dict[str, tuple[bool, str]]:
     return {r["check"]: (r["ok"], r["detail"]) for r in run_checks(str(config), None)}
 
 
-def test_doctor_on_a_fresh_embedded_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NEO4J_URI", raising=False)
-    config = _config(tmp_path, "embedded")
-    try:
-        first = _checks(config)
-        assert first["embedded"][0] and "FalkorDB" in first["embedded"][1]
-        assert first["schema"] == (True, "none yet: created on first use (or by `graphbrain init`)")
-        assert "neo4j" not in first
+def test_doctor_on_a_fresh_embedded_data_dir(embedded_config: Path) -> None:
+    config = embedded_config
+    first = _checks(config)
+    assert first["embedded"][0] and "FalkorDB" in first["embedded"][1]
+    assert first["schema"] == (True, "none yet: created on first use (or by `graphbrain init`)")
+    assert "neo4j" not in first
 
-        brain = Brain.from_config(config, overrides={"namespace": "doc"})  # creates the schema
-        brain.ingest({"text": "Baobab trees store water.", "title": "Baobabs"})
-        after = _checks(config)
-        assert all(ok for ok, _ in after.values()), after
-        assert after["indexes"][0] and after["documents"] == (True, "none stale")
+    brain = Brain.from_config(config, overrides={"namespace": "doc"})  # creates the schema
+    brain.ingest({"text": "Baobab trees store water.", "title": "Baobabs"})
+    after = _checks(config)
+    assert all(ok for ok, _ in after.values()), after
+    assert after["indexes"][0] and after["documents"] == (True, "none stale")
 
-        # What undo/ingest leaves after a failed re-ingest: doctor names it.
-        brain.store.cypher("MATCH (d:Document {namespace: 'doc'}) SET d.content_hash = null", write=True)
-        ok, detail = _checks(config)["documents"]
-        assert not ok and "ingest them again" in detail and "(doc)" in detail
-        brain.close()
-    finally:
-        from graphbrain.store.falkordb_store import EmbeddedServer, EmbeddedSettings
-
-        EmbeddedServer(EmbeddedSettings(data_dir=tmp_path / "data"))._shutdown()
+    # What undo/ingest leaves after a failed re-ingest: doctor names it.
+    brain.store.cypher("MATCH (d:Document {namespace: 'doc'}) SET d.content_hash = null", write=True)
+    ok, detail = _checks(config)["documents"]
+    assert not ok and "ingest them again" in detail and "(doc)" in detail
+    brain.close()
 
 
 def test_doctor_on_neo4j(tmp_path: Path, neo4j_uri: str, schema_ready: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,14 +67,7 @@ def test_doctor_on_neo4j(tmp_path: Path, neo4j_uri: str, schema_ready: None, mon
     assert "documents" in checks and "embedded" not in checks
 
 
-def test_bench_scale_on_embedded_says_it_needs_neo4j(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NEO4J_URI", raising=False)
-    config = _config(tmp_path, "embedded")
-    try:
-        r = CliRunner().invoke(main, ["bench", "scale", "--items", "1000", "--config", str(config)])
-        assert r.exit_code == 1, r.output
-        assert "bench scale runs on Neo4j only" in r.output and "--backends neo4j,embedded" in r.output
-    finally:
-        from graphbrain.store.falkordb_store import EmbeddedServer, EmbeddedSettings
-
-        EmbeddedServer(EmbeddedSettings(data_dir=tmp_path / "data"))._shutdown()
+def test_bench_scale_on_embedded_says_it_needs_neo4j(embedded_config: Path) -> None:
+    r = CliRunner().invoke(main, ["bench", "scale", "--items", "1000", "--config", str(embedded_config)])
+    assert r.exit_code == 1, r.output
+    assert "bench scale runs on Neo4j only" in r.output and "--backends neo4j,embedded" in r.output
