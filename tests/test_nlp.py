@@ -41,6 +41,11 @@ def by_kind(text: str, kind: str) -> list[str]:
         ("", "other"),
         ("12345 !!!", "other"),
         ("Привет, как дела?", "other"),
+        ("ベクトル索引とはなにか", "ja"),
+        ("벡터 인덱스를 만들었다", "ko"),
+        ("PR #42 merged", "en"),  # short Latin text is English without a function word
+        ("x = f(y)", "other"),  # no word to tell by
+        ("def load(path): return json.loads(path.read_text())", "other"),  # code: no English function words
     ],
 )
 def test_detect_language(text: str, lang: str) -> None:
@@ -91,6 +96,27 @@ def test_normalize_url_drops_tracking_fragment_and_trailing_slash() -> None:
     assert normalize_url("https://example.com/") == "https://example.com"
     assert normalize_url("www.example.com/a") == "https://www.example.com/a"
     assert normalize_url("http://user:secret@example.com:8080/x") == "http://example.com:8080/x"
+    assert normalize_url("http://[::1]:8080/x/") == "http://[::1]:8080/x"  # IPv6 keeps its brackets
+    assert normalize_url("http://[::1") == "http://[::1"  # cannot be taken apart: kept as given
+    assert normalize_url("mailto:a@b.c") == "mailto:a@b.c"  # no host: kept as given
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "HTTPS://Docs.Example.com:443/Guide/?utm_source=x&fbclid=y&page=2#intro",
+        "http://user:secret@example.com:80/a/",
+        "www.example.com/a",
+        "https://github.com/acme/widgets/blob/main/README.md",
+    ],
+)
+def test_a_ref_and_the_entity_for_its_url_have_one_key(url: str) -> None:
+    from graphbrain.resources.refs import normalise_ref_uri
+
+    ref_uri = normalise_ref_uri("url", url)
+    assert ref_uri == canonicalize(url, "url") == canonicalize(ref_uri, "url")  # idempotent
+    said = [c.canonical for c in entity_candidates(f"see {url} for details") if c.kind == "url"]
+    assert said == [ref_uri]
 
 
 @pytest.mark.parametrize(
@@ -167,7 +193,7 @@ def test_identifier_shaped_names_are_never_people() -> None:
 def test_shape_rules_find_camelcase_and_snake_case() -> None:
     cands = {c.canonical: c for c in entity_candidates("we renamed GraphBrain's commit_turn helper")}
     assert "graphbrain" in cands
-    assert cands["commit_turn"].kind == "other"
+    assert cands["commit_turn"].kind == "concept"  # the neutral kind; "other" is for places
     assert cands["commit_turn"].signal == "proper_noun"
 
 
@@ -221,7 +247,8 @@ def test_keywords_english_prefers_names_and_noun_chunks() -> None:
 
 def test_keywords_chinese_nouns() -> None:
     kws = keywords("我们需要为知识图谱设计新的存储方案，并且测试向量索引")
-    assert {"向量", "索引", "方案"} <= set(kws)
+    # 向量索引 is one component (a compound entity); its words alone add nothing beside it.
+    assert {"向量索引", "方案"} <= set(kws)
     assert not {"我们", "并且", "需要"} & set(kws)
     assert len(kws) <= 8
 
@@ -279,7 +306,7 @@ def test_unknown_pipeline_language_is_refused() -> None:
 def test_a_common_noun_jieba_calls_a_name_is_not_a_person() -> None:
     # jieba's dictionary tags 索引 ("index") as a person name (nr); names start with a surname.
     kinds = {c.name: c.kind for c in entity_candidates("我们先给向量索引写 schema，张伟负责，请发给陈静。")}
-    assert kinds["索引"] == "topic"
+    assert kinds["向量索引"] == "concept" and "索引" not in kinds  # the component, never a person
     assert kinds["张伟"] == "person" and kinds["陈静"] == "person"
 
 
@@ -297,3 +324,53 @@ def test_batched_english_parses_give_the_same_candidates() -> None:
     assert docs[2] is None and docs[3] is None  # Chinese and empty texts are not parsed
     for text, doc in zip(texts, docs, strict=True):
         assert entity_candidates(text, en_doc=doc) == entity_candidates(text)
+
+
+# ------------------------------------------------------------------------------------ questions
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("Neo4j 5.26 then?", "question mark"),
+        ("我们用的是 Neo4j 吗", "question particle"),
+        ("What database does Atlas use again", "question opening"),
+        ("do you remember the port", "question opening"),
+        ("我们用的是什么数据库", "question word"),  # no mark: the question word asks
+        ("内存够不够", "question word"),  # A-不-A
+        ("We decided to use Neo4j.", None),
+        ("我们决定用 Neo4j。", None),
+    ],
+)
+def test_one_question_test_for_both_languages(text: str, cue: str | None) -> None:
+    from graphbrain.commit.extract import classify_utterance
+    from graphbrain.nlp import question_cue
+
+    assert question_cue(text) == cue
+    assert (classify_utterance(text) == "question") == (cue is not None)  # extraction asks the same test
+
+
+def test_known_names_are_whole_words_longest_first_at_any_lexicon_size() -> None:
+    """A name the namespace knows is found case-insensitively, a Latin one only as whole words, the
+    longest at a position first, never overlapping; Chinese ones anywhere in the text. The lookup follows
+    the text, so a lexicon of thousands of names (one more after each commit) works the same."""
+    from graphbrain.nlp.entities import known_names
+
+    lexicon = {f"name{i} thing": ("concept", f"name{i} thing") for i in range(5000)}
+    lexicon |= {
+        "Bob": ("person", "bob"),
+        "billing service": ("concept", "billing service"),
+        "billing": ("concept", "billing"),
+        "计费服务": ("concept", "计费服务"),
+        "李娜": ("person", "李娜"),
+        "GPU 池 B": ("concept", "gpu 池 b"),
+    }
+    text = "Bobby and bob own the Billing Service; 李娜负责计费服务, GPU 池 B 和 name4999 thing. xBob"
+    found = [(c.name, c.canonical, text[c.start : c.end]) for c in known_names(text, lexicon)]
+    assert found == [
+        ("bob", "bob", "bob"),
+        ("Billing Service", "billing service", "Billing Service"),
+        ("李娜", "李娜", "李娜"),
+        ("计费服务", "计费服务", "计费服务"),
+        ("GPU 池 B", "gpu 池 b", "GPU 池 B"),
+        ("name4999 thing", "name4999 thing", "name4999 thing"),
+    ]
+    assert known_names("nothing known here", {}) == []

@@ -8,6 +8,14 @@ CALL (s) {
     AND t.seq > s.last_seq - $window
   RETURN collect(t.entity_keys) AS window_keys
 }
+CALL (s) {
+  // The session's last message so far: the context a new turn's first message is read in.
+  OPTIONAL MATCH (t:Turn)-[:HAS_MESSAGE]->(m:Message)
+  WHERE s IS NOT NULL AND t.namespace = s.namespace AND t.session_id = s.session_id AND t.seq = s.last_seq
+    AND trim(coalesce(m.content, '')) <> ''
+  WITH m ORDER BY m.position DESC LIMIT 1
+  RETURN m.content AS last_content, m.name AS last_name, m.role AS last_role
+}
 RETURN s.last_seq AS last_seq, s.summary_version AS summary_version,
        s.summary_upto_seq AS summary_upto_seq, s.tokens_since_summary AS tokens_since_summary,
-       window_keys
+       window_keys, last_content, last_name, last_role

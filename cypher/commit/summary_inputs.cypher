@@ -14,6 +14,7 @@ CALL (s) {
 }
 CALL (s) {
   MATCH (s)-[:HAS_TURN]->(:Turn)-[m:MENTIONS]->(e:Entity)
+  WHERE coalesce(e.status, 'active') = 'active'
   WITH e, sum(m.count) AS c ORDER BY c DESC LIMIT 12
   RETURN collect(e.name) AS entities
 }

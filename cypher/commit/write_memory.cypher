@@ -10,6 +10,7 @@ CREATE (m:Memory {id: it.id})
 SET m += it.props, m.namespace = $namespace, m.created_at = it.created_at, m.updated_at = it.at,
     m.active_key = CASE WHEN it.props.status = 'active' THEN it.lock_id ELSE null END,
     m.embedding = it.embedding
+FOREACH (_ IN CASE WHEN it.embedding_en IS NULL THEN [] ELSE [1] END | SET m.embedding_en = it.embedding_en)
 FOREACH (_ IN CASE WHEN it.type = 'profile' THEN [1] ELSE [] END | SET m:Profile)
 FOREACH (_ IN CASE WHEN it.type = 'preferences' THEN [1] ELSE [] END | SET m:Preference)
 FOREACH (_ IN CASE WHEN it.type = 'goals' THEN [1] ELSE [] END | SET m:Goal)

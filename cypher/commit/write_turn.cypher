@@ -17,10 +17,13 @@ CALL (t) {
   CREATE (msg:Message {id: m.id, namespace: $namespace, session_id: $session_id, turn_id: $turn.turn_id,
                        message_id: m.message_id, role: m.role, content: m.content, name: m.name,
                        tool_call_id: m.tool_call_id, status: m.status, result_json: m.result_json,
-                       at: m.at, position: m.position, language: m.language})
+                       at: m.at, position: m.position, language: m.language,
+                       search_text: m.search_text, filler: m.filler})
   CREATE (t)-[:HAS_MESSAGE {position: m.position}]->(msg)
   FOREACH (e IN CASE WHEN m.embedding IS NULL THEN [] ELSE [1] END |
     SET msg.embedding = m.embedding)
+  FOREACH (e IN CASE WHEN m.embedding_en IS NULL THEN [] ELSE [1] END |
+    SET msg.embedding_en = m.embedding_en)
   SET msg.missing_embedding = m.embedding IS NULL AND trim(coalesce(m.content, '')) <> ''
   WITH msg, m
   UNWIND m.tool_calls AS c

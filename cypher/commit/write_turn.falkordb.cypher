@@ -1,5 +1,5 @@
-// EventStore: the turn, its messages, tool calls and refs, verbatim, in one statement. Messages are
-// marked FtsPending: the store fills their full-text copy (content_fts) right after this statement.
+// EventStore: the turn, its messages, tool calls and refs, verbatim, in one statement. A message's
+// full-text field, search_text, comes already analyzed (graphbrain.commit.searchable).
 // The previous turn is found through the Turn (namespace, session_id, seq) indexes, not by walking
 // every turn; tool results answer their call (the third subquery).
 MATCH (s:Session {id: $session_node_id})
@@ -17,13 +17,16 @@ CALL {
 CALL {
   WITH t
   UNWIND $messages AS m
-  CREATE (msg:Message:FtsPending {id: m.id, namespace: $namespace, session_id: $session_id,
+  CREATE (msg:Message {id: m.id, namespace: $namespace, session_id: $session_id,
                        turn_id: $turn.turn_id, message_id: m.message_id, role: m.role, content: m.content,
                        name: m.name, tool_call_id: m.tool_call_id, status: m.status,
-                       result_json: m.result_json, at: m.at, position: m.position, language: m.language})
+                       result_json: m.result_json, at: m.at, position: m.position, language: m.language,
+                       search_text: m.search_text, filler: m.filler})
   CREATE (t)-[:HAS_MESSAGE {position: m.position}]->(msg)
   FOREACH (e IN CASE WHEN m.embedding IS NULL THEN [] ELSE [1] END |
     SET msg.embedding = vecf32(m.embedding))
+  FOREACH (e IN CASE WHEN m.embedding_en IS NULL THEN [] ELSE [1] END |
+    SET msg.embedding_en = vecf32(m.embedding_en))
   SET msg.missing_embedding = m.embedding IS NULL AND trim(coalesce(m.content, '')) <> ''
   WITH msg, m
   UNWIND m.tool_calls AS c

@@ -70,6 +70,43 @@ def _readable(item: dict[str, Any]) -> str:
     return text
 
 
+def _task_line(item: dict[str, Any]) -> str:
+    v = _value(item)
+    return f"[{v.get('status', '?')}] {v.get('title') or _readable(item)}"
+
+
+def _entity_line(name: str) -> str:
+    return f"entity: {name}"
+
+
+def summary_lines_of(item: dict[str, Any]) -> set[str]:
+    """The lines ``build_summary`` writes for one memory item (``type``, ``text``, ``value_json``, and
+    ``name`` for an entity), as they appear in the summary text: what forgetting the item removes."""
+    kind = str(item.get("type"))
+    if kind == "tasks":
+        raw = [_task_line(item)]
+    elif kind == "entities":
+        raw = [_entity_line(str(item["name"]))] if item.get("name") else []
+    else:
+        raw = [_readable(item)]
+    return {f"- {_clip(line)}" for line in raw}
+
+
+def drop_summary_lines(summary: str, lines: set[str]) -> str:
+    """``summary`` without ``lines`` (from ``summary_lines_of``); a section left empty reads "- (none)",
+    as ``build_summary`` writes it."""
+    out: list[str] = []
+    for line in summary.split("\n"):
+        if line in lines:
+            continue
+        if out and not line.startswith("- ") and out[-1].endswith(":") and not out[-1].startswith("- "):
+            out.append("- (none)")
+        out.append(line)
+    if out and out[-1].endswith(":") and not out[-1].startswith("- "):
+        out.append("- (none)")
+    return "\n".join(out)
+
+
 def build_summary(
     items: list[dict[str, Any]],
     refs: list[dict[str, Any]],
@@ -85,14 +122,13 @@ def build_summary(
         body = "\n".join(f"- {_clip(line)}" for line in lines[:max_lines_per_section]) or "- (none)"
         return f"{title}:\n{body}"
 
-    tasks = []
     # Open work first: what the agent should continue.
     order = {"doing": 0, "blocked": 1, "todo": 2, "done": 3}
-    for it in sorted(by_type["tasks"], key=lambda i: order.get(str(_value(i).get("status")), 4)):
-        v = _value(it)
-        tasks.append(f"[{v.get('status', '?')}] {v.get('title') or _readable(it)}")
+    tasks = [
+        _task_line(it) for it in sorted(by_type["tasks"], key=lambda i: order.get(str(_value(i).get("status")), 4))
+    ]
     key_refs = [f"{r.get('title') or r.get('uri')} — {r.get('uri')}" for r in refs]
-    key_refs += [f"entity: {e}" for e in entities[: max(0, max_lines_per_section - len(key_refs))]]
+    key_refs += [_entity_line(e) for e in entities[: max(0, max_lines_per_section - len(key_refs))]]
     questions = [m for m in user_messages if m.strip().endswith(("?", "？"))][-5:]
     return "\n".join(
         [

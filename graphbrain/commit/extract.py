@@ -21,23 +21,27 @@ Nothing here decides what is kept: that is ``retention.gate``. Nothing here touc
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any, Literal, NamedTuple
 
 from graphbrain.commit import keys
 from graphbrain.config import NlpConfig
 from graphbrain.contracts import ExplicitItem, MemoryStatus, MemoryType, TaskStatus
-from graphbrain.nlp import pipelines
+from graphbrain.nlp import dates, pipelines
+from graphbrain.nlp.chars import HAN_CLASS
 from graphbrain.nlp.text import (
     REMEMBER_RES,
     STOP_WORDS,
+    ZH_OCCUPATIONS,
     EntityCandidate,
     content_tokens,
     detect_language,
     has_cjk,
+    is_question,
     word_set,
 )
 
@@ -225,12 +229,6 @@ _SPECULATION_RES: tuple[re.Pattern[str], ...] = (
     ),
     re.compile(r"(?<![尽不])可能|也许|大概|或许|说不定|好像|似乎|估计|不确定|不一定|应该是.+吧|我猜|猜测"),
 )
-_QUESTION_END_RE = re.compile(r"(?:[?？]|[吗呢么][。.!！~～]*)\s*$")
-_QUESTION_START_RE = re.compile(
-    r"^(?:what|why|how|when|where|who|whom|which|whose|can you|could you|would you|will you|do you|does|did|"
-    r"is it|is there|are there|are you|should (?:we|i)|shall (?:we|i)|may i|have you|has)\b",
-    re.I,
-)
 
 
 def _is_chit_chat(text: str) -> bool:
@@ -253,11 +251,16 @@ def _classify_sentence(text: str) -> UtteranceClass:
         return "chit_chat"
     if _is_emotion(t):
         return "emotion"
-    if _QUESTION_END_RE.search(t) or _QUESTION_START_RE.match(t):
+    if is_question(t):
         return "question"
     if any(rx.search(t) for rx in _SPECULATION_RES):
         return "speculation"
     return "statement"
+
+
+def sentence_classes(text: str) -> list[tuple[int, int, UtteranceClass]]:
+    """(start, end, class) of each sentence of ``text``: what the entity gate asks of a mention's sentence."""
+    return [(s.start, s.end, _classify_sentence(s.text)) for s in _split_sentences(text)]
 
 
 def classify_utterance(text: str) -> UtteranceClass:
@@ -353,99 +356,36 @@ def _lang_of(text: str) -> Literal["zh", "en"]:
     return "zh" if has_cjk(text) and detect_language(text) in ("zh", "mixed") else "en"
 
 
-def _zh_starts_with_verb(phrase: str) -> bool:
-    """True when a Chinese phrase starts with a verb (jieba POS v*): "加测试" yes, "一杯咖啡" no."""
+def _zh_has_verb(phrase: str) -> bool:
+    return any(flag.startswith("v") for word, flag in pipelines.posseg(phrase) if word.strip())
+
+
+def _zh_starts_with_verb(phrase: str, *, english: bool = True) -> bool:
+    """True when a Chinese phrase starts with a verb (jieba POS v*): "加测试" yes, "一杯咖啡" no. An English
+    word counts as one when ``english`` ("需要 fix 一下"), not where it is more often a topic
+    ("memory store 用 Neo4j", "retry 最多三次")."""
     for word, flag in pipelines.posseg(phrase):
         if word.strip():
-            return flag.startswith("v") or flag == "eng"
+            return flag.startswith("v") or (english and flag == "eng")
     return False
 
 
 # ------------------------------------------------------------------------------------ dates
-_WEEKDAYS_EN = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAYS_ZH = "一二三四五六日"
-_MONTHS_EN = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_DATE_RES: tuple[re.Pattern[str], ...] = (
-    re.compile(r"(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})"),
-    re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]"),
-    re.compile(r"(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]"),
-    re.compile(
-        r"\b(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b",
-        re.I,
-    ),
-)
-_RELATIVE_DAYS: dict[str, int] = {
-    "today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1,
-    "今天": 0, "今晚": 0, "昨天": -1, "明天": 1, "后天": 2, "前天": -2,
-}  # fmt: skip
-
-
-def _resolve_date(text: str, now: datetime | None) -> date | None:
-    """The first date ``text`` names, resolved against ``now`` for relative words; else None."""
-    low = text.lower()
-    for rx in _DATE_RES:
-        m = rx.search(text)
-        if not m:
-            continue
-        g = m.groupdict()
-        year = int(g["y"]) if g.get("y") else (now.year if now else None)
-        month = _MONTHS_EN.index(g["mon"].lower()[:3]) + 1 if g.get("mon") else int(g["m"])
-        if year is None:
-            return None
-        try:
-            return date(year, month, int(g["d"]))
-        except ValueError:
-            return None
-    if now is None:
-        return None
-    for word, delta in _RELATIVE_DAYS.items():
-        found = re.search(rf"\b{word}\b", low) is not None if word.isascii() else word in text
-        if found:
-            return (now + timedelta(days=delta)).date()
-    for i, name in enumerate(_WEEKDAYS_EN):
-        if re.search(rf"\b{name}\b", low):
-            return (now + timedelta(days=(i - now.weekday()) % 7 or 7)).date()
-    m = re.search(rf"(?:周|星期)([{_WEEKDAYS_ZH}天])", text)
-    if m:
-        i = _WEEKDAYS_ZH.index(m.group(1)) if m.group(1) != "天" else 6
-        return (now + timedelta(days=(i - now.weekday()) % 7 or 7)).date()
-    return None
-
-
-# "… by Friday", "… before 2026-03-01", "周五前…", "截止 3月1日"
-_DUE_RES: tuple[re.Pattern[str], ...] = (
-    re.compile(
-        r"\s+(?:by|before|until|due(?:\s+(?:on|by))?)\s+(?P<due>(?:next\s+|this\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-        r"tomorrow|tonight|today|eod|eow|end of (?:the\s+)?(?:day|week|month|sprint|quarter)|"
-        r"next (?:week|month|sprint)|"
-        r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|"
-        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)\b",
-        re.I,
-    ),
-    re.compile(
-        r"(?:在)?\s*(?P<due>今天|明天|后天|今晚|本周[一二三四五六日天]?|这周[一二三四五六日天]?|下周[一二三四五六日天]?|"
-        r"周[一二三四五六日天]|星期[一二三四五六日天]|月底|年底|\d{1,2}月\d{1,2}[日号]|\d{4}-\d{1,2}-\d{1,2})\s*(?:之前|以前|前)"
-    ),
-    re.compile(r"[，,]?\s*截止(?:日期|时间)?(?:是|为|[:：])?\s*(?P<due>[^，,。]+)"),
-    # a bare time word at the end (EN) or the start (ZH): "… tomorrow", "明天写测试"
-    re.compile(r"\s+(?P<due>tomorrow|tonight|today|next week|this week|later today)\s*$", re.I),
-    re.compile(r"^(?P<due>今天|明天|后天|今晚|下周[一二三四五六日天]?|周[一二三四五六日天])\s*"),
-    re.compile(
-        r"(?:在)?\s*(?P<due>(?:[一二三四五六七八九十]{1,2}|\d{1,2})月(?:底|初|中旬|上旬|下旬)?)\s*(?:之前|以前|前)"
-    ),
-)
+def _resolve_date(text: str, now: datetime | None, prefer: dates.Prefer = None) -> date | None:
+    """The first date ``text`` names, resolved against ``now`` (``graphbrain.nlp.dates``)."""
+    return dates.resolve_date(text, now, prefer)
 
 
 def _split_due(text: str, now: datetime | None) -> tuple[str, str | None]:
     """(text without its due phrase, the due date as ISO when resolvable, else as said)."""
-    for rx in _DUE_RES:
-        m = rx.search(text)
-        if m:
-            raw = m.group("due").strip()
-            rest = _clean(text[: m.start()] + " " + text[m.end() :])
-            resolved = _resolve_date(raw, now)
-            return re.sub(r"\s{2,}", " ", rest), (resolved.isoformat() if resolved else raw)
-    return text, None
+    m = dates.due_phrase(text)
+    if m is None:
+        return text, None
+    raw = m.group("due").strip()
+    rest = _clean(text[: m.start()] + " " + text[m.end() :])
+    rest = re.sub(r"\s*(?:之前|以前|为止)\s*", " ", rest) if not rest.strip() else rest
+    resolved = _resolve_date(raw, now, "future")
+    return re.sub(r"\s{2,}", " ", rest).strip(), (resolved.isoformat() if resolved else raw)
 
 
 # ------------------------------------------------------------------------------------ matching active items
@@ -467,13 +407,23 @@ def _main_text(item: ActiveItem) -> str:
 
 
 def _tokens_match(a: str, b: str) -> bool:
-    # Equal, or a close spelling of a longer word ("schema" / "schemas" / "scheme" is not close enough).
-    return a == b or (min(len(a), len(b)) >= 5 and difflib.SequenceMatcher(None, a, b).ratio() >= 0.85)
+    # Equal, a close spelling of a longer word ("schema" / "schemas"; "scheme" is not close enough), or one
+    # English word derived from the other ("migration" / "migrate", "deployment" / "deploy").
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5:
+        return False
+    prefix = len(os.path.commonprefix([a, b]))
+    if a.isascii() and prefix >= 5 and prefix >= 0.7 * min(len(a), len(b)):
+        return True
+    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.85
 
 
 def _similarity(phrase: str, target: str) -> tuple[float, float]:
-    """(overlap coefficient, Jaccard) of the two phrases' content tokens, with fuzzy token matching."""
-    a, b = content_tokens(phrase), content_tokens(target)
+    """(overlap coefficient, Jaccard) of the two phrases' content tokens as base forms ("migrating" and
+    "migrate" are one word), with fuzzy token matching."""
+    a = {keys.base_form(t) for t in content_tokens(phrase)}
+    b = {keys.base_form(t) for t in content_tokens(target)}
     if not a or not b:
         return 0.0, 0.0
     common = sum(1 for x in a if any(_tokens_match(x, y) for y in b))
@@ -481,9 +431,12 @@ def _similarity(phrase: str, target: str) -> tuple[float, float]:
 
 
 def _best_match(
-    phrase: str, items: Sequence[ActiveItem], *, min_overlap: float, min_jaccard: float = 0.0
+    phrase: str, items: Sequence[ActiveItem], *, min_overlap: float, min_jaccard: float = 0.0, whole: bool = False
 ) -> ActiveItem | None:
-    """The item whose main text best matches ``phrase``; ties go to the most recent (later) item."""
+    """The item whose main text best matches ``phrase``; ties go to the most recent (later) item.
+
+    ``whole``: a phrase with a word the item lacks names another thing unless most words are shared
+    ("向量索引" is not the task "全文索引调好": both are indexes, the modifier says which)."""
     best: ActiveItem | None = None
     best_score = (0.0, 0.0)
     low = phrase.casefold()
@@ -492,6 +445,8 @@ def _best_match(
         if low and low in _main_text(item).casefold():  # the phrase quoted verbatim from the item
             overlap = max(overlap, 1.0)
         if overlap < min_overlap or jac < min_jaccard:
+            continue
+        if whole and overlap < 1.0 and jac < 0.34:
             continue
         if (overlap, jac) >= best_score:
             best, best_score = item, (overlap, jac)
@@ -544,7 +499,8 @@ def _table(family: Family, rows: Sequence[Row]) -> tuple[Rule, ...]:
 
 
 _USE_LEAD_RE = _en(
-    r"^(?:to\s+)?(?:just\s+)?(?:use|using|go with|going with|adopt|choose|pick|stick with|switch to|move to"
+    r"^(?:(?:we|i)(?:'ll|'re going to| will| are going to| am going to)\s+)?(?:to\s+)?(?:just\s+)?"
+    r"(?:use|using|go with|going with|adopt|choose|pick|stick with|switch to|move to"
     r"|go for|keep using|settle on|opt for)\s+|^(?:使用|采用|选用|改用|选择|选定|选|用)\s*"
 )
 # An English profile value: up to the next clause ("my name is Li Wei and I'm …" → "Li Wei").
@@ -553,10 +509,14 @@ _OCCUPATIONS_EN = (
     r"engineer|developer|dev|designer|manager|scientist|researcher|student|teacher|professor|writer|analyst"
     r"|architect|consultant|founder|programmer|administrator|admin|sre|pm|lead|intern|freelancer"
 )
-_OCCUPATIONS_ZH = (
-    r"工程师|程序员|开发者|开发|设计师|产品经理|经理|学生|老师|教师"
-    r"|研究员|架构师|科学家|分析师|运维|测试|创始人|实习生"
-)
+_OCCUPATIONS_ZH = ZH_OCCUPATIONS
+
+_ZH_DONE = "完成|做完|搞定|弄好|写完|修好|核对完|改完|跑完|测完|合并|合进去"
+_EN_DONE = r"merged?|fixed|fix|deployed|deploy|done|closed|close|resolved|resolve|shipped|ship"
+
+# 我 as the subject, said or carried from the clause before ("我叫王芳，是一名前端工程师", "我在字节跳动工作，
+# 住在杭州"): Chinese drops a subject the previous clause already named. ``_build_profile`` checks the carry.
+_ZH_ME = r"(?:我|(?:(?<=[，,])|(?<=[，,]\s))(?=(?:是|在|住|生活|现在|来自|叫)))"
 
 BLOCKED = {"status": "blocked"}
 DONE = {"status": "done"}
@@ -579,8 +539,10 @@ STATUS_RULES = _table("status", (
     ("en.task.checked", DONE, r"^\s*[-*]\s*\[[xX]\]\s*(?P<x>.+)"),
     ("en.task.done_with", DONE,
      r"\b(?:(?:i'm|we're|i am|we are)\s+(?:all\s+|finally\s+)?)?done\s+with\s+(?P<x>.+)"),
-    ("en.task.finished", DONE, r"\b(?:finished|completed|wrapped up|closed out)\s+(?P<x>.+)"),
     ("en.task.done", DONE, r"^(?:done|finished|completed)\s*[:：-]\s*(?P<x>.+)"),
+    ("en.task.finished", DONE, r"\b(?:finished|completed|wrapped up|closed out)\s+(?P<x>.+)"),
+    # "fixed the login bug", "revoked the leaked token": the verb is part of the work.
+    ("en.task.did", DONE, r"^(?:i\s+|we\s+|just\s+)?(?P<x>(?:fixed|resolved|revoked|rotated)\s+.+)"),
     ("en.task.is_done", DONE,
      r"^(?P<x>.+?)\s+(?:is|are|was|were|has been|have been|'s)\s+(?:now\s+|finally\s+|all\s+)?"
      r"(?:done|finished|complete|completed|merged|fixed|resolved)\b"),
@@ -589,21 +551,24 @@ STATUS_RULES = _table("status", (
      r"\s+(?P<x>.+)"),
     ("en.task.doing", DOING,
      r"\b(?:i|we)\s+(?:just\s+)?(?:started|began)\s+(?:working\s+on\s+|on\s+|with\s+)?(?P<x>.+)"),
-    ("en.task.doing", DOING, r"^(?:now\s+)?(?:working on|starting on|started on)\s+(?P<x>.+)"),
+    ("en.task.doing", DOING, r"^(?:now\s+)?(?:working on|starting on|started on|started|began)\s+(?P<x>.+)"),
     ("zh.task.blocked_by", BLOCKED, r"(?P<x>.+?)\s*被\s*(?P<y>.+?)\s*(?:卡住|阻塞|挡住|拖住|block住?)了?"),
     ("zh.task.stuck_at", BLOCKED,
      r"(?P<x>.+?)\s*(?:卡在|卡到|阻塞在)\s*(?P<y>.+?)\s*(?:上|这里|那里|这儿)?了?$"),
     ("zh.task.blocked", BLOCKED, r"(?P<x>.+?)\s*(?:被阻塞了?|阻塞了?|卡住了?)"),
+    # "X 已经做完了", "PR #42 已经 merge 了": what comes before the done-verb, in its clause.
     ("zh.task.done", DONE,
-     r"^(?P<x>.+?)\s*(?:已经|已|都)?(?:完成了?|做完了?|搞定了?|弄好了?|写完了?|修好了?)[。！!～~]*$"),
-    ("zh.task.done", DONE, r"(?:已经|已)?(?:完成了|做完了|搞定了|弄好了|写完了|修好了)\s*(?P<x>.+)"),
+     rf"(?:^|(?<=[，,；;]))\s*(?P<x>[^，,；;]+?)\s*(?:(?:已经|已|都)\s*(?:{_ZH_DONE}|{_EN_DONE})\s*了?"
+     rf"|(?:{_ZH_DONE})了)\s*[了吧啦啊]?\s*(?=[，,；;。！!～~]|$)"),
+    ("zh.task.done", DONE, r"(?:已经|已)?(?:完成了|做完了|搞定了|弄好了|写完了|修好了)\s*(?P<x>[^，,；;。\s].*)"),
     ("zh.task.doing", DOING,
-     r"(?:开始做|开始写|开始搞|开始处理|开始弄|正在做|正在写|正在搞|在做|着手)\s*(?P<x>.+)"),
+     r"(?:开始做|开始写|开始搞|开始处理|开始弄|着手|(?:正在|在)(?:做|写|搞|处理|弄|排查|查|优化|改|修|调|跑))"
+     r"\s*(?P<x>.*)"),
 ))
 
 DECISION_RULES = _table("decision", (
     ("en.decision.decided", {},
-     r"\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:finally\s+|just\s+)?decided\s+(?:to\s+|that\s+|on\s+)?(?P<x>.+)"),
+     r"\b(?:we|i)(?:\s+have|'ve)?\s+(?:finally\s+|just\s+)?decided\s+(?:to\s+|that\s+|on\s+)?(?P<x>.+)"),
     ("en.decision.label", {}, r"^decision\s*[:：]\s*(?P<x>.+)"),
     ("en.decision.lets_use", USE,
      r"\blet's\s+(?:just\s+)?(?:go with|use|pick|choose|stick with|switch to|adopt|go for)\s+(?P<x>.+)"),
@@ -611,6 +576,11 @@ DECISION_RULES = _table("decision", (
      r"\b(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to)\s+(?:just\s+)?"
      r"(?:use|go with|stick with|switch to|adopt)\s+(?P<x>.+)"),
     ("en.decision.going_with", USE, r"\b(?:we're|we are|i'm|i am)\s+going\s+with\s+(?P<x>.+)"),
+    ("en.decision.switching", USE,
+     r"\b(?:we're|we are)\s+(?:switching|moving|migrating)\s+(?:(?:it|them|this|that)\s+)?(?:over\s+)?to\s+(?P<x>.+)"),
+    # "let's move the PDFs to S3": a change of how things are done is a decision (with a deadline, a task too).
+    ("en.decision.lets_change", {},
+     r"\blet's\s+(?P<x>(?:move|migrate|switch|drop|replace|remove|deprecate|rename|split|merge|stop|freeze)\b.+)"),
     ("en.decision.chose", USE,
      r"\b(?:we|i)\s+(?:chose|picked|selected|settled on|went with|opted for)\s+(?P<x>.+)"),
     ("zh.decision.decided", {}, r"(?:我们|咱们|我)?(?:最终|最后)?决定(?:了)?[，,:：]?\s*(?P<x>.+)"),
@@ -618,6 +588,8 @@ DECISION_RULES = _table("decision", (
     ("zh.decision.final_pick", USE, r"(?:最终|最后)(?:选了|选择了|选择|选定了|选定|选|采用|用)\s*(?P<x>.+)"),
     ("zh.decision.just_use", USE, r"(?:(?P<t>[^，,。；;\s]{1,12}?)\s*)?就用\s*(?P<x>.+)"),
     ("zh.decision.adopt", USE, r"(?:我们|咱们)\s*(?:采用|选用|选择了?|改用)\s*(?P<x>.+)"),
+    ("zh.decision.switch", USE,
+     r"(?:我们|咱们)\s*(?P<t>[^，,。；;\s]{1,12}|[A-Za-z][\w.-]{0,20})\s*(?:改用|换成|换用)\s*(?P<x>[^，,。；;]+)"),
 ))
 
 GOAL_RULES = _table("goal", (
@@ -654,9 +626,10 @@ EVENT_RULES = _table("event", (
     ("en.event.met", {"kind": "meeting"}, r"\bwe\s+met\s+with\s+(?P<x>.+)"),
     ("zh.event.released", {"kind": "release"}, r"(?:正式)?(?:发布了|上线了|发版了)\s*(?P<x>.+)"),
     ("zh.event.released_after", {"kind": "release"},
-     r"^(?P<x>.+?)\s*(?:已经|已|正式|终于)?(?:发布|上线|发版)了?[。！!]*$"),
+     r"^(?P<x>.+?)\s*(?:(?:已经|已|正式|终于)(?:发布|上线|发版)了?|(?:发布|上线|发版)了)[。！!]*$"),
     ("zh.event.incident_label", {"kind": "incident"}, r"^(?:线上)?(?:事故|故障)\s*[:：]\s*(?P<x>.+)"),
-    ("zh.event.incident", {"kind": "incident"}, r"(?P<x>.*(?:事故|故障|宕机|挂了|线上问题).*)"),
+    ("zh.event.incident", {"kind": "incident"},
+     r"(?P<x>.*(?:事故(?!复盘|报告|总结|演练)|故障(?!演练|复盘)|宕机|挂了|断电|线上问题).*)"),
     ("zh.event.milestone_label", {"kind": "milestone"}, r"^里程碑\s*[:：]\s*(?P<x>.+)"),
     ("zh.event.milestone", {"kind": "milestone"}, r"(?P<x>.*里程碑.*)"),
     ("zh.event.meeting", {"kind": "meeting"}, r"(?:和|跟|与)\s*(?P<x>.+?)\s*开(?:了)?(?:个)?会"),
@@ -680,13 +653,25 @@ PREFERENCE_RULES = _table("preference", (
     ("en.pref.always", POS, r"^(?:please\s+)?(?:always|consistently)\s+(?P<x>.+)"),
     ("en.pref.never", NEG, r"^(?:please\s+)?(?:never|don't ever|do not ever)\s+(?P<x>.+)"),
     ("en.pref.i_always", POS, r"\bi\s+always\s+(?:use|want|write|prefer)\s+(?P<x>.+)"),
+    # "Please keep your answers short": how the agent's output should be.
+    ("en.pref.keep", {**POS, "check": "facet"},
+     r"^(?:please\s+)?keep\s+(?:your|the|all)\s+(?P<x>(?:answers?|replies|responses?|messages?|summaries|"
+     r"explanations?|comments?|commit messages?|code)\b.+)"),
+    ("en.pref.i_use", {**POS, "check": "facet"},
+     r"\bi\s+(?:mostly\s+|usually\s+|mainly\s+|only\s+|now\s+)?use\s+(?P<x>.+)"),
     ("zh.pref.follow", POS, r"以后(?:都|请|就)?(?:按|按照|照)\s*(?P<x>.+?)\s*(?:来|去)\s*(?P<act>.+)$"),
-    ("zh.pref.from_now_on", POS, r"以后(?:都|请|就)?(?P<neg>不要|别)?(?:按|按照|照|用|使用)\s*(?P<x>.+)"),
+    ("zh.pref.from_now_on", POS,
+     r"以后\s*(?P<about>[^，,。；;]{0,16}?)\s*(?:都|请|就)?(?P<neg>不要|别)?(?:按|按照|照|用|使用)\s*(?P<x>.+)"),
     ("zh.pref.from_now_on_not", NEG, r"以后(?:都|请)?(?:不要|别|不用)\s*(?P<x>.+)"),
     ("zh.pref.no_more", NEG, r"(?:别|不要|不许)再\s*(?P<x>.+)"),
     ("zh.pref.dislike", NEG, r"我(?:不喜欢|讨厌|不想要|受不了)\s*(?P<x>.+)"),
     ("zh.pref.like", POS, r"我(?:更|比较|最|还是)?(?:喜欢|偏好|倾向于|习惯)(?:用|使用)?\s*(?P<x>.+)"),
     ("zh.pref.always", POS, r"^(?:请)?(?:总是|始终|每次都|一律)\s*(?P<x>.+)"),
+    # How answers / code should be, when it names a known dimension: "回答的时候请用 bullet points".
+    ("zh.pref.style", {**POS, "check": "facet"},
+     r"^(?:请)?(?P<about>回答|回复|答复|解释|总结|代码|注释|提交信息|commit message)(?:的时候|时)?\s*"
+     r"(?:请|要|都|尽量)?\s*(?:用|使用|写得?)?\s*(?P<x>.+)"),
+    ("zh.pref.i_use", {**POS, "check": "facet"}, r"我(?:一般|平时|通常|主要|一直|都)?(?:用|使用)\s*(?P<x>.+)"),
 ))
 
 PROFILE_RULES = _table("profile", (
@@ -700,16 +685,24 @@ PROFILE_RULES = _table("profile", (
     ("en.profile.location", {"attribute": "location"},
      rf"\bi(?:'m| am)?\s*(?:live|living|based|located)\s+in\s+{_EN_VALUE}"),
     ("en.profile.from", {"attribute": "hometown"}, rf"\bi(?:'m| am)\s+(?:originally\s+)?from\s+{_EN_VALUE}"),
+    # "I moved to Toronto", "… from Lisbon but moved to Toronto last year" (the subject said before).
+    ("en.profile.moved", {"attribute": "location", "check": "en_me"},
+     rf"\b(?:i|i've|i have|but|and|then)\s+(?:just\s+|recently\s+|since\s+)?(?:moved|relocated)\s+to\s+{_EN_VALUE}"),
     ("en.profile.timezone", {"attribute": "timezone"}, r"\bmy\s+(?:time\s?zone|tz)\s+is\s+(?P<x>[^,;!?\s]+)"),
     ("en.profile.agent_name", {"attribute": "name", "subject": "agent"}, rf"\byour name is\s+{_EN_VALUE}"),
-    ("zh.profile.name", {"attribute": "name"}, r"我(?:叫|的名字(?:是|叫))\s*(?P<x>[^，,。！!？?\s]{1,12})"),
+    ("zh.profile.name", {"attribute": "name"}, rf"{_ZH_ME}(?:叫|的名字(?:是|叫))\s*(?P<x>[^，,。！!？?\s]{{1,12}})"),
     ("zh.profile.occupation", {"attribute": "occupation"},
-     rf"我是(?:一名|一个|个|一位)?\s*(?P<x>[^，,。！!？?]{{0,12}}?(?:{_OCCUPATIONS_ZH}))"),
+     rf"{_ZH_ME}是(?:一名|一个|个|一位)?\s*(?P<x>[^，,。！!？?]{{0,12}}?(?:{_OCCUPATIONS_ZH}"
+     rf"|(?<![A-Za-z])(?:{_OCCUPATIONS_EN})(?![A-Za-z])))"),
     ("zh.profile.employer", {"attribute": "employer"},
-     r"我在\s*(?P<x>[^，,。！!？?]{1,20}?)\s*(?:工作|上班|任职)"),
+     rf"{_ZH_ME}在\s*(?P<x>[^，,。！!？?]{{1,20}}?)\s*(?:工作|上班|任职)"),
+    # "在美团做算法工程师": where, and as what.
+    ("zh.profile.works_as", {"attribute": "employer", "also": "occupation"},
+     rf"{_ZH_ME}在\s*(?P<x>[^，,。！!？?]{{1,20}}?)\s*(?:做|当|担任)\s*(?:一名|一个|个|一位)?\s*"
+     rf"(?P<y>[^，,。！!？?]{{0,12}}?(?:{_OCCUPATIONS_ZH}))"),
     ("zh.profile.location", {"attribute": "location"},
-     r"我(?:住在|生活在|现在在)\s*(?P<x>[^，,。！!？?\s]{1,20})"),
-    ("zh.profile.from", {"attribute": "hometown"}, r"我来自\s*(?P<x>[^，,。！!？?\s]{1,20})"),
+     rf"{_ZH_ME}(?:住在|生活在|现在在|现在住在)\s*(?P<x>[^，,。！!？?\s]{{1,20}})"),
+    ("zh.profile.from", {"attribute": "hometown"}, rf"{_ZH_ME}来自\s*(?P<x>[^，,。！!？?\s]{{1,20}})"),
     ("zh.profile.agent_name", {"attribute": "name", "subject": "agent"},
      r"你(?:的名字)?叫\s*(?P<x>[^，,。！!？?\s]{1,12})"),
     # "我是张伟": only when jieba tags the rest as a person name (nr), not "我是新来的".
@@ -730,12 +723,26 @@ TASK_RULES = _table("task", (
      r"\b(?:we|i|you)\s+(?:still\s+|also\s+|really\s+)?(?:need|have|ought)\s+to\s+(?P<x>.+)"),
     ("en.task.dont_forget", {}, r"\b(?:don't|do not)\s+forget\s+to\s+(?P<x>.+)"),
     ("en.task.will", {}, r"\b(?:i|we)(?:'ll| will)\s+(?P<x>.+)"),
+    # Someone else's commitment: "Alice will look into …", "she'll have a draft by Friday".
+    ("en.task.they_will", {},
+     rf"(?:^|\b)(?:he|she|they|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?|[{HAN_CLASS}]{{2,3}})"
+     r"(?:\s+from\s+the\s+[\w -]{2,30}?)?"
+     r"(?:'ll|\s+will)\s+(?P<x>.+)"),
+    ("en.task.remind", {}, r"\bremind\s+me\s+to\s+(?P<x>.+)"),
+    # A request to the agent: "please write the docs for …".
+    ("en.task.please", {"roles": "user"}, rf"^(?:please|pls)\s+(?P<x>(?:{_TASK_VERBS_EN})\b.+)"),
     ("en.task.lets", {}, rf"\blet's\s+(?P<x>(?:{_TASK_VERBS_EN})\b.+)"),
     ("zh.task.todo", {}, r"^\s*(?:待办|任务|待做|todo)\s*[:：]\s*(?P<x>.+)"),
     # "需要 / 我会 …" only when a verb follows (jieba POS): "需要加测试" yes, "需要一杯咖啡" no.
-    ("zh.task.need", {"check": "zh_verb"},
-     r"(?:我们|咱们|我|你)?(?:还|也)?(?:需要|得|要做|必须)\s*(?P<x>.+)"),
+    # "推荐系统的召回模块需要重写": what comes before the modal is the object.
+    ("zh.task.need", {"check": "zh_verb", "keep_pre": "1"},
+     r"(?:^|(?<=[，,；;]))(?P<pre>[^，,。；;]*?)(?:我们|咱们|我|你)?(?:还|也)?(?:需要|得|要做|必须)\s*(?P<x>.+)"),
     ("zh.task.will", {"check": "zh_verb"}, r"我(?:会|来|去|要)\s*(?P<x>.+)"),
+    # "全文索引这周五之前要调好", "下周五前要把发布说明翻译成英文": what comes before the modal is the object.
+    ("zh.task.modal", {"check": "zh_verb", "keep_pre": "1"},
+     r"(?:^|(?<=[，,；;]))(?P<pre>[^，,。；;]*?)(?:还|也)?(?:需要|要|得|必须|打算|准备|计划)\s*(?P<x>.+)"),
+    # A plan with a date: "支付网关下周三升级完", "华为的合同下周四签", "他说月底前能上线".
+    ("zh.task.dated", {"check": "zh_dated"}, r"(?:^|(?<=[，,；;]))\s*(?P<x>[^，,；;]+)$"),
     ("zh.task.dont_forget", {"check": "zh_verb"}, r"别忘了\s*(?P<x>.+)"),
 ))
 
@@ -775,6 +782,7 @@ RULES: tuple[Rule, ...] = (
     STATUS_RULES + DECISION_RULES + GOAL_RULES + EVENT_RULES + PREFERENCE_RULES + PROFILE_RULES + TASK_RULES
 )
 
+_HAVE_DELIVERABLE_RE = _en(r"^(?:have|get)\s+(?:a\s+|an\s+|the\s+)?")
 # "I'll …" that is not a piece of work.
 _NOT_A_TASK_LEAD = _en(
     r"^(?:be|have|see|think|try|bet|pass|leave|let you know|get back to you|keep that in mind|remember"
@@ -823,7 +831,7 @@ class _State:
         return keys.infer_project(sentence, known=self.projects, default=self.message_project)
 
 
-Builder = Callable[[Rule, "re.Match[str]", str, int, _State], "Candidate | None"]
+Builder = Callable[[Rule, "re.Match[str]", str, int, _State], "Candidate | list[Candidate] | None"]
 
 
 def _group(m: re.Match[str], name: str) -> str:
@@ -867,10 +875,20 @@ def _task_value(
 
 def _build_status(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State) -> Candidate | None:
     status: TaskStatus = rule.params["status"]  # type: ignore[assignment]
-    x = _clean(_group(m, "x"))
+    x = _TRAILING_NOW_RE.sub("", _clean(_group(m, "x")))
     y = _clean(_group(m, "y"))
+    if y and re.fullmatch(r"(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|he|she|they|i|we)", x):
+        x, y = y, ""  # "Sam is stuck on the chart library upgrade": the upgrade is the task
+    if status == "doing" and not _meaningful(x) and has_cjk(clause):
+        x = _zh_previous_topic(clause[: m.start()]) or x  # "关系检索太慢了，王强在优化": 优化 what was said
+    planned = None
+    if status == "doing" and st.ctx.now is not None:
+        found = dates.find_date(clause, st.ctx.now, "future")
+        if found is not None and found[0] > st.ctx.now.date():
+            planned = found[0]  # "下周一开始做 X", "starting on X next week": planned work, not work in progress
+            status = "todo"
     tasks = st.ctx.of_type(MemoryType.tasks)
-    target = _best_match(x, tasks, min_overlap=0.5) if _meaningful(x) else _current_task(tasks)
+    target = _best_match(x, tasks, min_overlap=0.5, whole=True) if _meaningful(x) else _current_task(tasks)
     notes = None
     if status == "blocked" and y:
         notes = f"被{y}卡住" if has_cjk(y) and _lang_of(clause) == "zh" else f"blocked on {y}"
@@ -886,6 +904,7 @@ def _build_status(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _S
         return None  # "done with it" / "blocked on the API" with no task to attach it to
     title, due = _split_due(x, st.ctx.now)
     title = _LEADING_DETERMINER_RE.sub("", title)
+    due = due or (planned.isoformat() if planned else None)
     project = st.project_for(clause)
     value = _task_value(title, status, project, due, notes)
     if notes:
@@ -893,14 +912,83 @@ def _build_status(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _S
     return _make(st, rule, MemoryType.tasks, keys.task_key(project, title), value, span, f"{rule.name}: new task")
 
 
+_TRAILING_NOW_RE = re.compile(r"\s+(?:now|right now|at the moment|currently|again|today)\s*$", re.I)
+_ZH_CLAUSE_SEP_RE = re.compile(r"[，,；;]")
+
+
+def _zh_previous_topic(before: str) -> str:
+    """The clause before a subject-and-verb clause that names no object ("关系检索太慢了，王强在优化"):
+    what the work is about. The subject itself (王强) is the last part and is skipped."""
+    parts = [p.strip() for p in _ZH_CLAUSE_SEP_RE.split(before)]
+    if len(parts) < 2:
+        return ""
+    return _clean(parts[-2])
+
+
+# A date right after a rescheduling verb is when something now happens ("周会改到周三", "发布推迟到下周").
+_ZH_RESCHEDULED_RE = re.compile(r"(?:改到|改成|改在|推迟到|延期到|延到|挪到|提前到|调到|移到|换到)\s*$")
+# Who does what from a date on (a role), not a piece of work: "下周开始带数据平台组", "下个月入职".
+_ZH_ROLE_RE = re.compile(r"(?:开始)?(?:带|负责|管|接手|接管|加入|离开|入职|离职|转岗|调去)")
+# "他说月底前能上线": the report and the modal are not the work.
+_ZH_REPORTED_RE = re.compile(r"^(?:说|表示|承诺|答应|保证)\s*")
+_ZH_MODAL_LEAD_RE = re.compile(r"^(?:能|会|可以|要|将|就|得|应该)\s*(?=\S)")
+_ZH_PREPS = ("给", "为", "帮", "替", "对", "跟", "和", "在", "用", "拿", "把", "从", "往", "向")
+_LATIN_NAME_RE = re.compile(r"[A-Za-z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)*")
+
+
+def _zh_prep_then_verb(phrase: str) -> bool:
+    """ "给 topic_slug 加单元测试", "在 README.md 里加一节", "把文档写完": a prepositional phrase, then the verb."""
+    return phrase.startswith(_ZH_PREPS) and _zh_has_verb(phrase[1:])
+
+
+def _resolve_it(title: str, before: str) -> str:
+    """ "我在学 Rust，打算用它重写日志采集器": 它 is the name said just before (Latin-script names only)."""
+    if "它" not in title:
+        return title
+    names = _LATIN_NAME_RE.findall(before)
+    return title.replace("它", f" {names[-1]} ", 1).strip() if names else title
+
+
+_ZH_SUBJECT_RE = re.compile(r"^(?:我们|咱们|我|你们|你|他们|他|她)\s*")
+
+
 def _build_task(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State) -> Candidate | None:
     raw = _clean(_group(m, "x"))
+    check = rule.params.get("check")
+    if check == "zh_dated":
+        found = dates.find_date(raw, st.ctx.now, "future") if st.ctx.now else None
+        if found is None or (st.ctx.now and found[0] < st.ctx.now.date()) or not _zh_has_verb(raw):
+            return None
+        if _ZH_RESCHEDULED_RE.search(raw[: found[1]]):
+            return None  # "周会改到周三": the new time of something, not a piece of work
+        if _ZH_ROLE_RE.search(raw):
+            return None  # "赵磊下周开始带数据平台组": who does what from then on, not a piece of work
+    zh_rule = rule.name.startswith("zh.")
+    later = ""
+    if zh_rule and _ZH_CLAUSE_SEP_RE.search(raw):
+        # "需要重写，三月底前完成": the work is the first clause, a later one may only set its deadline.
+        raw, later = (p.strip() for p in _ZH_CLAUSE_SEP_RE.split(raw, maxsplit=1))
     title, due = _split_due(raw, st.ctx.now)
-    title = re.sub(r"^(?:to|please|also|then|just)\s+", "", title, flags=re.I).strip()
-    title = _LEADING_DETERMINER_RE.sub("", title)
-    if not _meaningful(title) or _NOT_A_TASK_LEAD.match(title):
+    if later and not due:
+        due = _split_due(later, st.ctx.now)[1]
+    if zh_rule:
+        title = _ZH_REPORTED_RE.sub("", _ZH_SUBJECT_RE.sub("", title)).strip() or title
+        title = _ZH_MODAL_LEAD_RE.sub("", title).strip() or title
+        title = _resolve_it(title, clause[: m.start("x")] if m.groupdict().get("x") is not None else "")
+    if check == "zh_verb" and not (_zh_starts_with_verb(title) or _zh_prep_then_verb(title)):
         return None
-    if rule.params.get("check") == "zh_verb" and not _zh_starts_with_verb(title):
+    pre = _clean(_group(m, "pre")) if rule.params.get("keep_pre") else ""
+    if pre:
+        pre, pre_due = _split_due(pre, st.ctx.now)
+        due = due or pre_due
+        pre = _ZH_SUBJECT_RE.sub("", pre).strip()
+        title = f"{pre}{title}" if pre else title
+    title = re.sub(r"^(?:to|please|also|then|just)\s+", "", title, flags=re.I).strip()
+    title = _TRAILING_NOW_RE.sub("", _LEADING_DETERMINER_RE.sub("", title))
+    title = _ZH_SUBJECT_RE.sub("", title).strip() or title
+    if due and _HAVE_DELIVERABLE_RE.match(title):
+        title = _HAVE_DELIVERABLE_RE.sub("", title)  # "she'll have a first draft by Friday": the draft is due
+    if not _meaningful(title) or _NOT_A_TASK_LEAD.match(title):
         return None
     span = (offset + m.start(), offset + m.end())
     # The same task said again ("TODO: write the tests" twice) keeps its key and its status.
@@ -951,8 +1039,39 @@ def _split_rationale(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def _build_decision(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State) -> Candidate | None:
-    x, rationale = _split_rationale(_clean(_group(m, "x")))
+_CLAUSE_SEP_RE = re.compile(r"\s*[，,；;]\s*|\s+and\s+")
+# What a Chinese decision leaves behind, said after it: "不再用 Jenkins 了", "替代 Jenkins".
+_ZH_INSTEAD_RE = re.compile(r"^\s*[，,]?\s*(?:不再用|不用|不再使用|替代|取代|代替|而不是)\s*(?P<y>[^，,。；;]+)")
+_ALTERNATIVE_RE = re.compile(r"\s+(?:instead of|rather than|in place of)\s+.*$|\s*[，,]?\s*(?:而不是|而非).*$", re.I)
+_ZH_TOPIC_USE_RE = re.compile(r"^(?P<t>[^，,。；;]{1,20}?)\s*(?:就)?(?:用|使用|采用|改用|换成)\s*(?P<c>.+)$")
+_LEADING_PREP_RE = re.compile(r"^(?:on|to|in|into|onto|at|from|with|for)\b", re.I)
+
+
+def _deadline_clause(x: str, now: datetime | None) -> tuple[str, str | None]:
+    """(the decision, the clause that sets its deadline) — "用 Neo4j 做记忆存储，下周五前完成 schema",
+    "move the PDFs to S3 by next Friday": one sentence, a decision and a task with a due date."""
+    # Only a date said as a deadline: "let's switch the runners to ARM next month" sets no due date.
+    for sep in _CLAUSE_SEP_RE.finditer(x):
+        tail = x[sep.end() :]
+        if dates.due_phrase(tail, cued=True) and dates.find_date(tail, now, "future"):
+            return x[: sep.start()].strip(), tail.strip()
+    m = dates.due_phrase(x, cued=True)
+    if m and m.start() > 0 and dates.find_date(m.group("due"), now, "future") and not has_cjk(x[: m.start()][-1:]):
+        return (x[: m.start()] + x[m.end() :]).strip(), x.strip()
+    return x, None
+
+
+# Whom a choice is for ("… for you", "给你们"), never what it is about.
+_PRONOUN_TOPICS = _PRONOUN_ONLY | word_set(
+    "you me us him her everyone everybody yourself myself ourselves", "你 你们 他 她 他们 她们 大家 自己"
+)
+
+
+def _build_decision(
+    rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State
+) -> Candidate | list[Candidate] | None:
+    x, deadline = _deadline_clause(_clean(_group(m, "x")), st.ctx.now)
+    x, rationale = _split_rationale(x)
     zh = has_cjk(clause)
     use = rule.params.get("use") == "1"
     lead = _USE_LEAD_RE.match(x)
@@ -964,32 +1083,62 @@ def _build_decision(rule: Rule, m: re.Match[str], clause: str, offset: int, st: 
     topic = _group(m, "t")
     if topic in _ZH_FILLER_TOPIC:
         topic = ""
+    if zh and not use and not topic:
+        tm = _ZH_TOPIC_USE_RE.match(x)  # "memory store 用 Neo4j 5.26": the topic comes first
+        if (
+            tm
+            and not _zh_starts_with_verb(tm.group("t"), english=False)
+            and tm.group("t").strip() not in _ZH_FILLER_TOPIC
+        ):
+            topic, x, use = tm.group("t").strip(), tm.group("c").strip(), True
     choice: str | None = None
     if use:
         choice = x
         for rx in _TOPIC_SPLIT_RES:
             sm = rx.match(x)
             if sm:
-                choice, topic = _clean(sm.group("c")), topic or _clean(sm.group("t"))
+                # "use tabs … for you": whom it is for is not what it is about (a key never names a pronoun)
+                said = _clean(sm.group("t"))
+                choice = _clean(sm.group("c"))
+                topic = topic or ("" if said.casefold() in _PRONOUN_TOPICS else said)
                 break
         if not topic or keys.project_slug(topic) == project:
             topic = _VERSION_RE.sub("", choice).strip() or choice  # "Neo4j 5.26" and "Neo4j 5.25": one topic
         decision = f"用 {choice}" if zh else f"use {choice}"
     else:
         decision = x
+        x = _ALTERNATIVE_RE.sub("", x).strip() or x
         words = x.split()
         if not topic:
             topic = " ".join(words[1:]) if len(words) > 1 and words[0].lower() in _DECISION_VERBS_EN else x
-            if zh and _zh_starts_with_verb(x):
+            # "deploy Orion on Kubernetes" in project orion: the key names what was decided about it.
+            if project != keys.GENERAL_PROJECT and not zh:
+                rest = re.sub(rf"^(?:the\s+)?{re.escape(project)}\b\s*", "", topic, flags=re.I)
+                if rest != topic and _LEADING_PREP_RE.match(rest):
+                    topic = f"{words[0]} {rest}"
+            topic = " ".join(topic.split()[:6])
+            if zh and _zh_starts_with_verb(x, english=False):
                 first = pipelines.posseg(x)[0][0]
                 topic = x[len(first) :].strip() or x
     value: dict[str, Any] = {"topic": _clean(topic), "decision": decision, "project": project}
     if choice:
         value["choice"] = choice
+    dropped = _ZH_INSTEAD_RE.search(clause[m.end() :]) if zh else None
+    if dropped:
+        value["instead_of"] = _clean(dropped.group("y"))  # "改用 GitHub Actions，不再用 Jenkins 了"
     if rationale:
         value["rationale"] = rationale
     span = (offset + m.start(), offset + m.end())
-    return _make(st, rule, MemoryType.decisions, keys.decision_key(project, value["topic"]), value, span)
+    decided = _make(st, rule, MemoryType.decisions, keys.decision_key(project, value["topic"]), value, span)
+    if deadline is None:
+        return decided
+    title, due = _split_due(deadline, st.ctx.now)
+    title = re.sub(r"^(?:要|需要|得|要把|把)\s*|^(?:to|we|and)\s+", "", title).strip()
+    if not _meaningful(title) or re.fullmatch(r"(?:deadline|ddl|截止|due)\W*", title, re.I):
+        title = value["topic"]
+    task_value = _task_value(title, "todo", project, due)
+    task = _make(st, rule, MemoryType.tasks, keys.task_key(project, title), task_value, span, f"{rule.name}: deadline")
+    return [decided, task]
 
 
 def _build_goal(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State) -> Candidate | None:
@@ -1003,7 +1152,7 @@ def _build_goal(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _Sta
     project = st.project_for(clause)
     value: dict[str, Any] = {"project": project, "goal": goal}
     if by:
-        resolved = _resolve_date(by, st.ctx.now)
+        resolved = _resolve_date(by, st.ctx.now, "future")
         value["by"] = resolved.isoformat() if resolved else by
     span = (offset + m.start(), offset + m.end())
     return _make(st, rule, MemoryType.goals, keys.goal_key(project, goal), value, span)
@@ -1031,9 +1180,9 @@ def _build_event(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _St
         title = x or clause
         slug = f"{kind} {' '.join(title.split()[:6])}"
     explicit = (
-        _resolve_date(clause, st.ctx.now)
+        _resolve_date(clause, st.ctx.now, "past")
         if kind != "release" or not ver
-        else _resolve_date(clause.replace(ver.group(), " "), st.ctx.now)
+        else _resolve_date(clause.replace(ver.group(), " "), st.ctx.now, "past")
     )
     when = explicit or (st.ctx.now.date() if st.ctx.now else None)
     project = st.project_for(clause)
@@ -1056,9 +1205,20 @@ _ONE_OFF_RE = _en(
 )
 
 
-def _build_preference(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State) -> Candidate | None:
+# Where a preference statement goes on to the next one: "tabs over spaces, and please use type hints",
+# "中文，简洁一点" (each clause naming another known dimension is a preference of its own).
+_PREF_CLAUSE_RE = re.compile(r"\s*[，,；;]\s*(?:and\s+|but\s+|also\s+|并且|而且|还有)?|\s+and\s+(?=please\b)", re.I)
+_NEGATED_RE = _en(r"^(?:please\s+)?(?:don't|do not|never|no\b|不要|别|不用|不许|不能)")
+
+
+def _build_preference(
+    rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State
+) -> Candidate | list[Candidate] | None:
     x = _clean(_group(m, "x"))
     polarity = "negative" if rule.params.get("polarity") == "negative" or _group(m, "neg") else "positive"
+    about = _clean(_group(m, "about"))  # "以后 commit message 都用英文写": the rule is about commit messages
+    parts = [p for p in _PREF_CLAUSE_RE.split(x) if p.strip()]
+    x, rest = (_clean(parts[0]), parts[1:]) if parts else (x, [])
     over: str | None = None
     for rx in _OVER_RES:
         om = rx.match(x)
@@ -1068,13 +1228,15 @@ def _build_preference(rule: Rule, m: re.Match[str], clause: str, offset: int, st
     if not _meaningful(x):
         return None
     activity = _clean(_group(m, "act"))  # "以后都按 PEP 8 来写代码": the rule is about 写代码
-    facet = keys.pref_facet(f"{x} {over or ''} {activity}")
+    facet = keys.pref_facet(f"{about} {x} {over or ''} {activity}")
+    if facet is None and rule.params.get("check") == "facet":
+        return None  # "I use this function": only a known dimension (an editor, a format) is a preference
     if facet:
         scope, name = facet
     else:
-        about = activity or x
-        scope = keys.infer_pref_scope(f"{x} {activity}")
-        name = " ".join(about.split()[:4]) if not has_cjk(about) else about[:12]
+        topic = activity or x
+        scope = keys.infer_pref_scope(f"{about} {x} {activity}")
+        name = " ".join(topic.split()[:4]) if not has_cjk(topic) else topic[:12]
     value: dict[str, Any] = {
         "scope": scope,
         "name": keys.topic_slug(name, 40),
@@ -1086,13 +1248,55 @@ def _build_preference(rule: Rule, m: re.Match[str], clause: str, offset: int, st
     if activity:
         value["activity"] = activity
     span = (offset + m.start(), offset + m.end())
+    stable = _ONE_OFF_RE.search(clause) is None
     cand = _make(st, rule, MemoryType.preferences, keys.pref_key(scope, name), value, span)
-    cand.stable = _ONE_OFF_RE.search(clause) is None
-    return cand
+    cand.stable = stable
+    out = [cand]
+    for part in rest:  # a later clause that names another known dimension
+        part = _clean(part)
+        more = keys.pref_facet(part)
+        if not part or more is None or more == (scope, name) or any(c.key == keys.pref_key(*more) for c in out):
+            continue
+        negated = _NEGATED_RE.match(part) is not None
+        extra = {
+            "scope": more[0],
+            "name": keys.topic_slug(more[1], 40),
+            "value": _NEGATED_RE.sub("", part).strip() or part,
+            "polarity": ("positive" if polarity == "negative" else "negative") if negated else polarity,
+        }
+        c = _make(st, rule, MemoryType.preferences, keys.pref_key(*more), extra, span, f"{rule.name}: next clause")
+        c.stable = stable
+        out.append(c)
+    return out if len(out) > 1 else cand
 
 
-def _build_profile(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State) -> Candidate | None:
-    x = _clean(_group(m, "x"))
+_ZH_OTHER_SUBJECT_RE = re.compile(r"^\s*(?:你|您|他|她|它|我们|咱们|你们|他们|她们)")
+_EN_SUBJECT_I_RE = _en(r"\bi(?:'m|'ve| am| have|\b)")
+_TRAILING_TIME_RE = _en(
+    r"\s+(?:(?:last|this|next)\s+(?:year|month|week|summer|winter|spring|fall)|in\s+\d{4}|recently|a while ago"
+    r"|\w+\s+(?:years?|months?)\s+ago)\s*$"
+)
+
+
+def _zh_carried_me(before: str) -> bool:
+    """The nearest earlier clause that names a subject names 我 (a subject carried into this clause)."""
+    for part in reversed(_ZH_CLAUSE_SEP_RE.split(before)[:-1]):
+        if part.strip().startswith("我") and not part.strip().startswith(("我们", "我的")):
+            return True
+        if _ZH_OTHER_SUBJECT_RE.match(part):
+            return False
+    return False
+
+
+def _build_profile(
+    rule: Rule, m: re.Match[str], clause: str, offset: int, st: _State
+) -> Candidate | list[Candidate] | None:
+    carried = not m.group().startswith("我")
+    if rule.name.startswith("zh.") and carried and not _zh_carried_me(clause[: m.start()] + "，"):
+        return None
+    if rule.params.get("check") == "en_me" and not _EN_SUBJECT_I_RE.search(clause[: m.end()]):
+        return None
+    x = _TRAILING_TIME_RE.sub("", _clean(_group(m, "x")))
     x = " ".join(x.split()[:6])
     if not x or x.lower() in STOP_WORDS:
         return None
@@ -1104,7 +1308,12 @@ def _build_profile(rule: Rule, m: re.Match[str], clause: str, offset: int, st: _
     attribute = rule.params["attribute"]
     value = {"subject": subject, "attribute": attribute, "value": x}
     span = (offset + m.start(), offset + m.end())
-    return _make(st, rule, MemoryType.profile, keys.profile_key(subject, attribute), value, span)
+    cand = _make(st, rule, MemoryType.profile, keys.profile_key(subject, attribute), value, span)
+    also, y = rule.params.get("also"), _clean(_group(m, "y"))
+    if not also or not y:
+        return cand
+    second = {"subject": subject, "attribute": also, "value": y}
+    return [cand, _make(st, rule, MemoryType.profile, keys.profile_key(subject, also), second, span)]
 
 
 BUILDERS: dict[str, Builder] = {
@@ -1132,12 +1341,13 @@ def _apply_rules(clause: str, offset: int, st: _State, rules: Sequence[Rule] = R
         for m in rule.pattern.finditer(clause):
             if any(m.start() < e and s < m.end() for s, e in claimed):
                 continue
-            cand = BUILDERS[rule.family](rule, m, clause, offset, st)
-            if cand is None:
+            built = BUILDERS[rule.family](rule, m, clause, offset, st)
+            if built is None:
                 continue
-            cand.hedged = cls == "speculation"
+            for cand in built if isinstance(built, list) else [built]:
+                cand.hedged = cls == "speculation"
+                out.append(cand)
             claimed.append((m.start(), m.end()))
-            out.append(cand)
     return out
 
 
@@ -1161,7 +1371,7 @@ def _remember(sent: _Sentence, st: _State) -> list[Candidate] | None:
         value = {"subject": "user", "attribute": "note", "value": inner, "remembered": True}
         cand = Candidate(
             type=MemoryType.profile,
-            key=keys.profile_key("user", f"note {' '.join(inner.split()[:6]) if not has_cjk(inner) else inner[:16]}"),
+            key=keys.profile_key("user", f"note {' '.join(inner.split()[:6])}"),  # the slug cuts at a word
             value=value,
             text=render(MemoryType.profile, value),
             confidence_class=st.confidence_class,

@@ -2,7 +2,8 @@
 
 The same fact must map to the same key however it was phrased, because the conflict policy works per
 ``type+key``. So keys are built from *normalised* phrases: lowercase, punctuation dropped, articles and
-possessives dropped, plural -s folded ("the tests" and "tests" → ``test``), version numbers kept.
+possessives dropped, English words as their spaCy lemma when spaCy knows it ("the tests" and "tests" →
+``test``, "deployed" → ``deploy``) and as said otherwise (never a suffix chop), version numbers kept.
 
     profile:<subject>:<attribute>      profile:user:name
     pref:<scope>:<name>                pref:coding:indentation
@@ -30,7 +31,8 @@ from datetime import date, datetime
 from typing import Literal
 
 from graphbrain.contracts import KEY_PREFIX, MemoryType
-from graphbrain.nlp.text import EN_STOP_WORDS, has_cjk, light_stem, structural_entities, word_set
+from graphbrain.nlp.lemmas import irregular, known, lemma
+from graphbrain.nlp.text import EN_STOP_WORDS, has_cjk, structural_entities, word_set
 
 PrefScope = Literal["writing", "coding", "tools", "ui", "other"]
 PREF_SCOPES: tuple[PrefScope, ...] = ("writing", "coding", "tools", "ui", "other")
@@ -82,12 +84,38 @@ def slugify(text: str, max_len: int = 48) -> str:
     return slug or f"h-{_hash8(text)}"
 
 
+def base_form(word: str) -> str:
+    """A lowercase English word as its lemma when spaCy's tables know it ("tests" → "test",
+    "deployed" → "deploy", "wrote" → "write"), else as said ("atlas", "kubernetes"): never a suffix
+    chop. A word that is itself a noun ("meeting", "setting") stays a noun."""
+    w = word.lower()
+    if (w.endswith(("ed", "ing")) or irregular(w)) and not known(w, "noun"):
+        v = lemma(w, "verb")
+        if v != w:
+            return v
+    n = lemma(w, "noun")
+    if n != w:
+        return n
+    return lemma(w, "verb") if w.endswith("s") else w
+
+
+_ACRONYM_PLURAL_RE = re.compile(r"[A-Z][A-Z0-9]+s")
+
+
 def topic_slug(text: str, max_len: int = 48) -> str:
     """A slug for a topic or title: like ``slugify``, but articles, possessives and the Chinese
-    filler 的/这个/我们 are dropped and English plurals folded, so that phrasings of one thing agree."""
-    folded = _TOPIC_DROP_ZH_RE.sub("", _ascii_fold(text))
-    folded = re.sub(r"['’]s\b", "", folded)
-    tokens = [light_stem(t) for t in _SLUG_TOKEN_RE.findall(folded) if t not in _TOPIC_DROP_EN]
+    filler 的/这个/我们 are dropped and English words written in lowercase take their lemma (a name
+    written with a capital, "Windows", "Atlas", stays as said), so that phrasings of one thing agree."""
+    text = re.sub(r"['’]s\b", "", unicodedata.normalize("NFKC", text))
+    tokens: list[str] = []
+    for raw in re.findall(r"[A-Za-z0-9\u00c0-\u024f]+|[^\sA-Za-z0-9\u00c0-\u024f]+", text):
+        folded = _TOPIC_DROP_ZH_RE.sub("", _ascii_fold(raw))
+        for t in _SLUG_TOKEN_RE.findall(folded):
+            if t in _TOPIC_DROP_EN:
+                continue
+            if _ACRONYM_PLURAL_RE.fullmatch(raw):
+                t = t[:-1]  # "PDFs", "APIs", "PRs": the plural of an acronym
+            tokens.append(base_form(t) if raw.islower() and t.isalpha() else t)
     slug = _join(tokens, max_len)
     return slug or slugify(text, max_len)
 
@@ -324,7 +352,8 @@ PREF_FACETS: tuple[tuple[tuple[str, ...], PrefScope, str], ...] = (
     (("commit message", "commit messages", "提交信息"), "coding", "commit-messages"),
     (("english", "chinese", "中文", "英文", "汉语", "英语"), "writing", "language"),
     (
-        ("concise", "brief", "short", "verbose", "detailed", "lengthy", "简洁", "简短", "详细", "啰嗦"),
+        ("concise", "brief", "short", "verbose", "detailed", "lengthy", "too long", "long answers", "long replies")
+        + ("简洁", "简短", "详细", "啰嗦", "太长", "太短", "冗长", "长篇"),
         "writing",
         "length",
     ),

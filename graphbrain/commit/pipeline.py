@@ -15,11 +15,12 @@ import logging
 import random
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from graphbrain.commit import consolidate
+from graphbrain.commit import consolidate, searchable
 from graphbrain.commit.conflicts import resolve
 from graphbrain.commit.events import TurnRecord, build_turn, turn_text
 from graphbrain.commit.extract import (
@@ -29,7 +30,7 @@ from graphbrain.commit.extract import (
     explicit_to_candidate,
     extract,
 )
-from graphbrain.commit.retention import EntityGate, gate
+from graphbrain.commit.retention import EntityGate, EntityKind, TurnEntities, gate, gate_turn_entities
 from graphbrain.config import BrainConfig
 from graphbrain.contracts import (
     CommitExplain,
@@ -43,9 +44,12 @@ from graphbrain.contracts import (
     check_text,
     utcnow,
 )
-from graphbrain.errors import ConstraintViolation, EmbeddingError, InputError
+from graphbrain.embedding import Embedder
+from graphbrain.errors import ConstraintViolation, EmbeddingError, InputError, StoreStateError
 from graphbrain.ids import entity_id, new_id, stable_id
-from graphbrain.nlp import canonicalize, detect_language, entity_candidates, estimate_tokens
+from graphbrain.nlp import canonicalize, detect_language, estimate_tokens
+from graphbrain.nlp.chars import has_cjk
+from graphbrain.nlp.phrases import known_phrases, phrases
 from graphbrain.store import Store, Tx, Undo
 
 log = logging.getLogger(__name__)
@@ -54,6 +58,9 @@ log = logging.getLogger(__name__)
 CONTEXT_TYPES = ["tasks", "preferences", "goals", "decisions", "profile", "events"]
 CONTEXT_LIMIT = 300
 MAX_EMBED_CHARS = 2000
+# The entity ruler's lexicon: the namespace's most mentioned entities, re-read at most once a minute.
+LEXICON_LIMIT = 5000
+LEXICON_TTL_S = 60.0
 
 
 def _json(v: Any) -> str:
@@ -112,13 +119,23 @@ class _EntityPlan:
     mentions: list[dict[str, Any]] = field(default_factory=list)
     memory_ids: list[str] = field(default_factory=list)
     reason: str = ""
+    passed: bool = False  # through the gate: an entity memory item; else a candidate (graph only)
 
 
 class CommitPipeline:
-    def __init__(self, config: BrainConfig, store: Store, embedder_factory: Any) -> None:
+    def __init__(
+        self,
+        config: BrainConfig,
+        store: Store,
+        embedder_factory: Callable[[], Embedder],
+        english_factory: Callable[[], Embedder | None] | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self._embedder_factory = embedder_factory
+        self._english_factory = english_factory or (lambda: None)
+        self._lexicons: dict[str, tuple[float, dict[str, tuple[str, str]]]] = {}
+        self._candidates: dict[str, tuple[float, set[str]]] = {}
 
     # ------------------------------------------------------------------ public
     def commit(self, session_id: str, turn_events: Any) -> CommitResult:
@@ -133,7 +150,7 @@ class CommitPipeline:
         # Entity candidates need no database; collect them first so one read transaction can fetch
         # everything the gates and extraction need (duplicate check, session state, active items,
         # known entities) in a single round of queries.
-        found, signals = self._entity_candidates(rec)
+        found, turn_entities = self._entity_candidates(rec)
         window = self.config.policies.retention.entity_gate.window_turns
 
         def pre_read(tx: Tx) -> dict[str, list[dict[str, Any]]]:
@@ -168,19 +185,33 @@ class CommitPipeline:
 
         explain = CommitExplain()
         planned = self._extract(rec, ev, context, explain)
-        entities, all_entity_keys = self._gate_entities(rec, found, signals, pre["entities"], planned, state, explain)
+        entities, all_entity_keys = self._gate_entities(
+            rec, found, turn_entities, pre["entities"], planned, state, explain
+        )
+        # What the gate held back stays in the graph as candidates (no memory, no vector): the walk can
+        # follow a thing named once per session, and a later mention the gate lets through promotes it.
+        candidates = sorted((p for p in found.values() if not p.passed and p.message_id), key=lambda p: p.id)
 
-        # One model call per commit: messages, memory items and new entities together.
+        # Each message becomes searchable by its text, its speaker, its time and the message before it.
+        searchable.prepare_messages(rec.messages, at=at, previous=state.get("last_content"))
+
+        # One call per model per commit: messages, memory items and new entities together; English text
+        # also goes through the English model (embedding.english).
         warnings: list[str] = []
-        texts: list[str] = [m["content"][:MAX_EMBED_CHARS] for m in rec.messages]
+        texts: list[str] = [m["embed_text"][:MAX_EMBED_CHARS] for m in rec.messages]
         texts += [p.cand.searchable_text() for p in planned]
         texts += [e.name for e in entities]
-        vectors = self._embed(texts, warnings)
+        vectors = self._embed(self._embedder_factory, texts, warnings)
+        english = [i for i, t in enumerate(texts[: len(rec.messages) + len(planned)]) if searchable.is_english(t)]
+        english_vectors = self._embed(self._english_factory, [texts[i] for i in english], warnings)
+        by_index = dict(zip(english, english_vectors or [], strict=False))
         for i, m in enumerate(rec.messages):
-            m["embedding"] = vectors[i] if vectors and m["content"].strip() else None
-            m["language"] = detect_language(m["content"]) if m["content"] else None
+            has_text = bool(m["content"].strip())
+            m["embedding"] = vectors[i] if vectors and has_text else None
+            m["embedding_en"] = by_index.get(i) if has_text else None
         n_msg = len(rec.messages)
         item_vectors = vectors[n_msg : n_msg + len(planned)] if vectors else [None] * len(planned)
+        item_english = [by_index.get(n_msg + j) for j in range(len(planned))]
         entity_vectors = vectors[n_msg + len(planned) :] if vectors else [None] * len(entities)
 
         commit_id = new_id("commit")
@@ -195,8 +226,10 @@ class CommitPipeline:
                 rec,
                 planned,
                 item_vectors,
+                item_english,
                 entities,
                 entity_vectors,
+                candidates,
                 all_entity_keys,
                 commit_id,
                 turn_tokens,
@@ -214,7 +247,7 @@ class CommitPipeline:
                 "commit_id": commit_id,
                 "session_node_id": rec.session_node_id,
                 "lock_ids": [f"{ns}|{k}" for k in _locked_keys(planned)],
-                "entity_ids": [e.id for e in entities],
+                "entity_ids": [e.id for e in [*entities, *candidates]],
                 "pairs": _entity_pairs(entities),
                 "ref_ids": [r["id"] for r in rec.refs],
             },
@@ -243,7 +276,7 @@ class CommitPipeline:
         from graphbrain.resources.ingest import Ingestor
         from graphbrain.resources.refs_ingest import ingest_turn_refs
 
-        ingestor = Ingestor(self.config, self.store, self._embedder_factory)
+        ingestor = Ingestor(self.config, self.store, self._embedder_factory, self._english_factory)
         outcomes = ingest_turn_refs(
             ingestor, rec.refs, namespace=rec.namespace, policy=self.config.policies.retention.ingest_refs
         )
@@ -302,67 +335,110 @@ class CommitPipeline:
             )
         return planned
 
-    def _entity_candidates(self, rec: TurnRecord) -> tuple[dict[str, _EntityPlan], dict[str, set[str]]]:
+    def _entity_candidates(self, rec: TurnRecord) -> tuple[dict[str, _EntityPlan], TurnEntities]:
         """Every entity candidate of the turn (messages and refs), by canonical name, with its signals."""
-        found: dict[str, _EntityPlan] = {}
-        per_key_signals: dict[str, set[str]] = {}  # by canonical name
-        # Keyed by canonical name: one real thing is one node even when NER gives it another kind
-        # in another sentence (the first kind seen names the key).
-        for m in rec.messages:
-            if not m["content"] or m["role"] == "tool":
-                continue
-            for ec in entity_candidates(m["content"], detect_language(m["content"]), cfg=self.config.nlp):
-                plan = found.get(ec.canonical)
-                if plan is None:
-                    key = f"entity:{ec.kind}:{ec.canonical}"
-                    plan = _EntityPlan(
-                        id=entity_id(rec.namespace, ec.canonical),
-                        key=key,
-                        lock_id=f"{rec.namespace}|{key}",
-                        kind=ec.kind,
-                        canonical=ec.canonical,
-                        name=ec.name,
-                        count=0,
-                        message_id=m["message_id"],
-                    )
-                    found[ec.canonical] = plan
-                plan.count += 1
-                plan.mentions.append({"message_node_id": m["id"], "start": ec.start, "end": ec.end, "text": ec.name})
-                per_key_signals.setdefault(ec.canonical, set()).add(ec.signal)
+        turn = TurnEntities.collect(
+            [(m["role"], m["content"]) for m in rec.messages],
+            cfg=self.config.nlp,
+            lexicon=self._lexicon(rec.namespace),
+        )
         for ref in rec.refs:
             # Refs are structural: a URL or file named in a turn is an entity on first sight.
-            kind = "url" if ref["type"] == "url" else ("file" if ref["type"] == "file" else "other")
-            canonical = canonicalize(ref["uri"], kind)
-            if canonical not in found:
-                key = f"entity:{kind}:{canonical}"
-                found[canonical] = _EntityPlan(
-                    id=entity_id(rec.namespace, canonical),
+            kind: EntityKind = "url" if ref["type"] == "url" else ("file" if ref["type"] == "file" else "other")
+            turn.add(canonicalize(ref["uri"], kind), kind, ref["title"] or ref["uri"], "ref")
+        found: dict[str, _EntityPlan] = {}
+        for canonical, te in turn.entities.items():
+            key = f"entity:{te.kind}:{canonical}"
+            plan = _EntityPlan(
+                id=entity_id(rec.namespace, canonical),
+                key=key,
+                lock_id=f"{rec.namespace}|{key}",
+                kind=te.kind,
+                canonical=canonical,
+                name=te.name,
+                count=max(1, len(te.mentions)),
+                message_id=rec.messages[te.mentions[0][0]]["message_id"] if te.mentions else None,
+            )
+            plan.mentions = [
+                {"message_node_id": rec.messages[i]["id"], "start": s, "end": e, "text": t}
+                for i, s, e, t in te.mentions
+            ]
+            found[canonical] = plan
+        # The noun phrases and identifiers no entity rule named: candidates only, for the walk (the gate
+        # never sees them, so they never become memory).
+        for i, m in enumerate(rec.messages):
+            if not m["content"] or m["role"] == "tool":
+                continue
+            # A reaction names nothing to walk to ("thanks!", "哈哈好的"): its nouns would be hubs of noise.
+            if searchable.is_filler(m["content"]) or classify_utterance(m["content"]) == "chit_chat":
+                continue
+            known = self._candidate_names(rec.namespace)
+            found_here = [*phrases(m["content"], cfg=self.config.nlp), *known_phrases(m["content"], known)]
+            known.update(ph.name for ph in found_here if has_cjk(ph.name))  # this process's later turns see them
+            for ph in found_here:
+                if searchable.says_nothing(ph.name):
+                    continue
+                mention = {"message_node_id": m["id"], "start": ph.start, "end": ph.end, "text": ph.name}
+                seen = found.get(ph.canonical)
+                if seen is not None:
+                    if seen.canonical not in turn.entities:
+                        seen.count += 1
+                        seen.mentions.append(mention)
+                    continue
+                key = f"entity:concept:{ph.canonical}"
+                plan = _EntityPlan(
+                    id=entity_id(rec.namespace, ph.canonical),
                     key=key,
                     lock_id=f"{rec.namespace}|{key}",
-                    kind=kind,
-                    canonical=canonical,
-                    name=ref["title"] or ref["uri"],
+                    kind="concept",
+                    canonical=ph.canonical,
+                    name=ph.name,
                     count=1,
-                    message_id=None,
+                    message_id=rec.messages[i]["message_id"],
+                    mentions=[mention],
                 )
-            per_key_signals.setdefault(canonical, set()).add("ref")
-        return found, per_key_signals
+                found[ph.canonical] = plan
+        return found, turn
+
+    def _candidate_names(self, namespace: str) -> set[str]:
+        """The namespace's Chinese candidate names, re-read at most once a minute; the turns this process
+        commits add theirs at once (a conversation's next turn may name the thing again)."""
+        now = time.monotonic()
+        cached = self._candidates.get(namespace)
+        if cached is None or now - cached[0] >= LEXICON_TTL_S:
+            rows = self.store.run("commit/candidate_names", {"namespace": namespace, "limit": LEXICON_LIMIT})
+            names = {r["name"] for r in rows if isinstance(r.get("name"), str) and has_cjk(r["name"])}
+            cached = self._candidates[namespace] = (now, names)
+        return cached[1]
+
+    def _lexicon(self, namespace: str) -> dict[str, tuple[str, str]]:
+        """The namespace's known entities (a name as written → (kind, canonical)) for the entity ruler, read at most
+        once a minute per namespace: a name another writer just added is found a little later."""
+        now = time.monotonic()
+        cached = self._lexicons.get(namespace)
+        if cached is not None and now - cached[0] < LEXICON_TTL_S:
+            return cached[1]
+        rows = self.store.run("commit/entity_lexicon", {"namespace": namespace, "limit": LEXICON_LIMIT})
+        lexicon: dict[str, tuple[str, str]] = {}  # a name as written -> (kind, canonical)
+        for r in rows:
+            for name in [r["name"], *(r.get("aliases") or [])]:
+                if isinstance(name, str) and name.strip():
+                    lexicon.setdefault(name.strip(), (r["kind"], r["canonical"]))
+        self._lexicons[namespace] = (now, lexicon)
+        return lexicon
 
     def _gate_entities(
         self,
         rec: TurnRecord,
         found: dict[str, _EntityPlan],
-        per_key_signals: dict[str, set[str]],
+        turn: TurnEntities,
         existing_rows: list[dict[str, Any]],
         planned: list[_Planned],
         state: dict[str, Any],
         explain: CommitExplain,
     ) -> tuple[list[_EntityPlan], list[str]]:
-        """The entity gate (seed §1.3): known entities pass; new ones need frequency or a structural signal."""
-        gcfg = self.config.policies.retention.entity_gate
-        structural_text = " ".join(
-            p.cand.text for p in planned if p.cand.type in (MemoryType.tasks, MemoryType.decisions)
-        )
+        """The entity gate (seed §1.3, ``retention.gate_turn_entities``): known entities pass; new ones
+        need a structural signal, an anchor in a kept item, a role in a fact, or frequency."""
         all_keys = sorted(found)
         if not found:
             return [], all_keys
@@ -371,35 +447,42 @@ class CommitPipeline:
             plan = found[row["canonical"]]
             plan.id, plan.key, plan.kind = row["id"], row["key"], row["kind"]
             plan.lock_id = f"{rec.namespace}|{row['key']}"
-            existing.add(row["canonical"])
-        window_counts: dict[str, int] = {}
-        for keys in state.get("window_keys") or []:
-            for k in set(keys or []):
-                window_counts[k] = window_counts.get(k, 0) + 1
-        egate = EntityGate(gcfg)
+            # A candidate was only seen before: this mention goes through the gate like a new one.
+            if row.get("status", "active") != "candidate":
+                existing.add(row["canonical"])
+        decisions = gate_turn_entities(
+            turn,
+            EntityGate(self.config.policies.retention.entity_gate),
+            known=existing,
+            window=state.get("window_keys") or [],
+            kept=[p.cand for p in planned],
+            texts=[(m["role"], m["content"]) for m in rec.messages],
+        )
         passed: list[_EntityPlan] = []
-        for key, plan in sorted(found.items()):
-            if key in existing:
-                ok, reason = True, "already known"
-            else:
-                ok, reason = egate.decide(
-                    name=plan.name,
-                    kind=plan.kind,
-                    signals=per_key_signals.get(key, set()),
-                    window_count=window_counts.get(key, 0) + 1,
-                    in_task_or_decision=plan.name.casefold() in structural_text.casefold(),
-                )
-            plan.reason = reason
-            explain.entities.append({"key": key, "name": plan.name, "passed": ok, "reason": reason})
-            if ok:
+        for d in decisions:
+            plan = found[d.canonical]
+            plan.reason = d.reason
+            plan.passed = d.passed
+            explain.entities.append(
+                {"key": d.canonical, "name": plan.name, "kind": plan.kind, "passed": d.passed, "reason": d.reason}
+            )
+            if d.passed:
                 passed.append(plan)
+                cache = self._lexicons.get(rec.namespace)
+                if cache is not None:
+                    cache[1].setdefault(plan.name, (plan.kind, d.canonical))
         return passed, all_keys
 
-    def _embed(self, texts: list[str], warnings: list[str]) -> list[list[float] | None] | None:
+    def _embed(
+        self, factory: Callable[[], Embedder | None], texts: list[str], warnings: list[str]
+    ) -> list[list[float] | None] | None:
         if not texts:
             return []
         try:
-            vectors = self._embedder_factory().embed([t or " " for t in texts])
+            embedder = factory()
+            if embedder is None:  # the English model is off
+                return None
+            vectors = embedder.embed([t or " " for t in texts])
             return list(vectors)
         except EmbeddingError as e:
             # The turn is still stored; `graphbrain reindex` fills the missing vectors later.
@@ -414,8 +497,10 @@ class CommitPipeline:
         rec: TurnRecord,
         planned: list[_Planned],
         item_vectors: list[Any],
+        item_english: list[Any],
         entities: list[_EntityPlan],
         entity_vectors: list[Any],
+        candidates: list[_EntityPlan],
         all_entity_keys: list[str],
         commit_id: str,
         turn_tokens: int,
@@ -425,7 +510,7 @@ class CommitPipeline:
     ) -> CommitResult:
         ns = rec.namespace
         at = rec.at
-        lock = tx.run(
+        locked = tx.run(
             "commit/lock_session",
             {
                 "session_node_id": rec.session_node_id,
@@ -433,8 +518,15 @@ class CommitPipeline:
                 "session_id": rec.session_id,
                 "at": at,
             },
-        )[0]
-        seq = int(lock["seq"])
+        )
+        lock = locked[0] if len(locked) == 1 else {}
+        seq = lock.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            raise StoreStateError(
+                f"commit/lock_session gave no sequence number for session {rec.session_id!r} "
+                f"(node {rec.session_node_id}, namespace {ns!r}): it answered {locked!r}; "
+                "graphbrain never writes a Session without last_seq"
+            )
 
         keys = _locked_keys(planned)
         active: dict[str, dict[str, Any]] = {}
@@ -452,7 +544,7 @@ class CommitPipeline:
         retract_only: list[dict[str, Any]] = []
         written: list[MemoryWritten] = []
         stage_events: list[str] = []
-        for p, vec in zip(planned, item_vectors, strict=True):
+        for p, vec, vec_en in zip(planned, item_vectors, item_english, strict=True):
             c = p.cand
             target_key = c.retracts_key or c.key
             old = active.get(target_key)
@@ -515,12 +607,14 @@ class CommitPipeline:
                     "at": at,
                     "created_at": at,
                     "embedding": vec,
+                    "embedding_en": vec_en,
                     "message_node_id": rec.messages[msg_pos]["id"] if msg_pos is not None else None,
                     "props": {
                         "type": c.type.value,
                         "key": c.key,
                         "value_json": _json(c.value),
                         "text": c.searchable_text(),
+                        "language": detect_language(c.searchable_text()),
                         "confidence": round(p.confidence, 4),
                         "status": "active",
                         "source": c.source,
@@ -583,7 +677,7 @@ class CommitPipeline:
             elif c.type == MemoryType.events:
                 stage_events.append(f"event: {c.key}")
 
-        tx.run(
+        wrote = tx.run(
             "commit/write_turn",
             {
                 "session_node_id": rec.session_node_id,
@@ -604,18 +698,27 @@ class CommitPipeline:
                 "refs": rec.refs,
             },
         )
+        if len(wrote) != 1:
+            # The session lock is held, so its Session node cannot have gone: say so rather than report a
+            # commit that wrote nothing.
+            raise StoreStateError(
+                f"commit/write_turn wrote {len(wrote)} turns for turn {rec.turn_id!r} of session "
+                f"{rec.session_id!r} (node {rec.session_node_id}): expected exactly one"
+            )
         if retract_only:
             tx.run("commit/retract_items", {"items": retract_only, "turn_node_id": rec.turn_node_id})
         if items:
             tx.run("commit/write_memory", {"turn_node_id": rec.turn_node_id, "namespace": ns, "items": items})
 
-        if entities:
+        if entities or candidates:
             rows = []
-            for e, vec in zip(entities, entity_vectors, strict=True):
-                mem_ids = [it["id"] for it in items if e.name.casefold() in it["props"]["text"].casefold()]
+            for e, vec in [*zip(entities, entity_vectors, strict=True), *((c, None) for c in candidates)]:
+                named = e.name.casefold()
+                mem_ids = [it["id"] for it in items if named in it["props"]["text"].casefold()] if e.passed else []
                 rows.append(
                     {
                         "id": e.id,
+                        "status": "active" if e.passed else "candidate",
                         "key": e.key,
                         "lock_id": e.lock_id,
                         "kind": e.kind,

@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from graphbrain.commit import keys
-from graphbrain.commit.extract import Candidate, UtteranceClass
-from graphbrain.config import ConfidenceConfig, EntityGateConfig, RetentionConfig
+from graphbrain.commit.extract import Candidate, UtteranceClass, sentence_classes
+from graphbrain.config import ConfidenceConfig, EntityGateConfig, NlpConfig, RetentionConfig
 from graphbrain.contracts import MemoryType, RetentionDecision
-from graphbrain.nlp.text import EntityCandidate, EntityKind, remember_spans
+from graphbrain.nlp.text import EntityCandidate, EntityKind, detect_language, entity_candidates, remember_spans
 
 NEVER_CLASSES: frozenset[str] = frozenset({"chit_chat", "emotion", "speculation"})
 MUST_WRITE: frozenset[MemoryType] = frozenset({MemoryType.tasks, MemoryType.decisions, MemoryType.entities})
@@ -286,7 +286,7 @@ class EntityGate:
         if structural or kind in STRUCTURAL_KINDS:
             return True, f"structural signal: {', '.join(structural) or kind}"
         if in_task_or_decision:
-            return True, "structural signal: inside a kept task/decision"
+            return True, "structural signal: inside a kept memory item"
         if declared or "remember" in found:
             return True, "user declared: remember / 以后都按"
         if window_count >= self.cfg.freq_threshold:
@@ -352,3 +352,124 @@ class EntityGate:
                     present.add((rkind, canonical))
                     break
         return out
+
+
+# ============================================================================================ one turn's entities
+@dataclass
+class TurnEntity:
+    """Everything one turn says about one entity (by canonical name): the first kind and name seen, how
+    it was found (signals), and where (message index, start, end, text as written)."""
+
+    canonical: str
+    kind: EntityKind
+    name: str
+    signals: set[str]
+    mentions: list[tuple[int, int, int, str]]
+    candidates: list[EntityCandidate]
+
+
+@dataclass
+class TurnEntities:
+    """The entity candidates of a turn, grouped by canonical name (one real thing is one node even when
+    another sentence gives it another kind: the first kind seen names the key)."""
+
+    entities: dict[str, TurnEntity]
+
+    @classmethod
+    def collect(
+        cls,
+        messages: Sequence[tuple[str, str]],
+        *,
+        cfg: NlpConfig | None = None,
+        lexicon: Mapping[str, tuple[str, str]] | None = None,
+    ) -> TurnEntities:
+        """Candidates of every (role, text) message but tool output (a tool's text is not the user's
+        talk). ``lexicon``: the names (as written) of the entities the namespace already knows → (kind,
+        canonical): the entity ruler finds them whatever a model makes of them."""
+        found: dict[str, TurnEntity] = {}
+        for i, (role, text) in enumerate(messages):
+            if not text or role == "tool":
+                continue
+            for ec in entity_candidates(text, detect_language(text), cfg=cfg, lexicon=lexicon):
+                te = found.get(ec.canonical)
+                if te is None:
+                    te = TurnEntity(ec.canonical, ec.kind, ec.name, set(), [], [])
+                    found[ec.canonical] = te
+                te.signals.add(ec.signal)
+                te.mentions.append((i, ec.start, ec.end, ec.name))
+                te.candidates.append(ec)
+        return cls(found)
+
+    def add(self, canonical: str, kind: EntityKind, name: str, signal: str) -> None:
+        """An entity the turn names outside its messages (a ref): structural, no text span."""
+        te = self.entities.get(canonical)
+        if te is None:
+            te = TurnEntity(canonical, kind, name, set(), [], [])
+            self.entities[canonical] = te
+        te.signals.add(signal)
+
+
+def gate_turn_entities(
+    found: TurnEntities,
+    egate: EntityGate,
+    *,
+    known: Collection[str],
+    window: Sequence[Iterable[str]],
+    kept: Sequence[Candidate],
+    texts: Sequence[tuple[str, str]] = (),
+) -> list[EntityDecision]:
+    """The entity gate over one turn (seed §1.3), one decision per canonical, sorted.
+
+    An entity the namespace knows passes. A new one passes on a structural signal (URL, repo, path, a
+    ref); inside a memory item the turn keeps (a task, a decision, a preference, an event, a profile
+    fact: it is what the fact is about); as a named person, an organisation or a component that is the
+    subject or object of a statement ("Alice leads the project", "Kenji owns the feature store"); when
+    the user declared it ("remember X"); or on frequency in the session window (``window``: the
+    canonicals of each earlier turn of the window, oldest first).
+    """
+    items = [c for c in kept if c.type != MemoryType.entities]
+    item_texts = [
+        " ".join(str(v) for v in c.value.values() if isinstance(v, str)).casefold() + " " + c.text.casefold()
+        for c in items
+    ]
+    counts: Counter[str] = Counter()
+    for turn in window:
+        counts.update(set(turn))
+    classes = [sentence_classes(text) if text else [] for _, text in texts]
+    declared = [remember_spans(text) if role == "user" and text else [] for role, text in texts]
+
+    def sentence_class(msg: int, start: int) -> str:
+        for s, e, cls in classes[msg] if msg < len(classes) else []:
+            if s <= start < e:
+                return cls
+        return "statement"
+
+    out: list[EntityDecision] = []
+    for canonical, te in sorted(found.entities.items()):
+        first = te.candidates[0] if te.candidates else None
+        if canonical in known:
+            out.append(EntityDecision(te.kind, canonical, te.name, True, "already known", first))
+            continue
+        anchored = any(c.canonical in t or c.name.casefold() in t for c in te.candidates for t in item_texts)
+        arguments = [
+            c
+            for c, (msg, start, _, _) in zip(te.candidates, te.mentions, strict=False)
+            if c.salient and sentence_class(msg, start) == "statement"
+        ]
+        ok, reason = egate.decide(
+            name=te.name,
+            kind=te.kind,
+            signals=te.signals,
+            window_count=counts.get(canonical, 0) + 1,
+            in_task_or_decision=anchored,
+            declared=any(
+                s <= st and en <= e for msg, st, en, _ in te.mentions if msg < len(declared) for s, e in declared[msg]
+            ),
+        )
+        if not ok and arguments:
+            what = {"person": "a named person", "org": "an organisation", "other": "a named place"}.get(te.kind)
+            if what is None:
+                what = "what a statement is about" if any(c.about for c in arguments) else "a component"
+            ok, reason = True, f"{what} in a statement of fact (subject or object)"
+        out.append(EntityDecision(te.kind, canonical, te.name, ok, reason, first))
+    return out

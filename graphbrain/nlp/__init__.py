@@ -3,6 +3,7 @@
 Importing the package loads nothing; pipelines load on first use (see ``pipelines``).
 """
 
+from graphbrain.nlp import dates
 from graphbrain.nlp.pipelines import (
     PipelineInfo,
     get_pipeline,
@@ -25,9 +26,11 @@ from graphbrain.nlp.text import (
     entity_candidates,
     estimate_tokens,
     has_cjk,
+    is_question,
     keywords,
     light_stem,
     normalize_url,
+    question_cue,
     remember_spans,
     structural_entities,
     tokenize,
@@ -44,17 +47,20 @@ __all__ = [
     "PipelineInfo",
     "canonicalize",
     "content_tokens",
+    "dates",
     "detect_language",
     "english_docs",
     "entity_candidates",
     "estimate_tokens",
     "get_pipeline",
     "has_cjk",
+    "is_question",
     "keywords",
     "light_stem",
     "normalize_url",
     "parse",
     "pipeline_info",
+    "question_cue",
     "remember_spans",
     "set_default_config",
     "structural_entities",

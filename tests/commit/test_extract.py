@@ -82,7 +82,7 @@ def test_chinese_topic_first_decision() -> None:
 
 def test_project_named_in_the_text_wins_over_the_default() -> None:
     c = one("In the widgets project we decided to use Redis for caching", context=ctx(project=None))
-    assert c.key == "decision:widgets:caching"
+    assert c.key == "decision:widgets:cache"
 
 
 def test_without_any_project_the_key_says_general() -> None:
@@ -253,7 +253,8 @@ def test_goals() -> None:
     assert (c.key, c.value["goal"], c.value["by"]) == ("goal:graphbrain:ship-v1", "ship v1", "2026-03-01")
     zh = one("目标是三月前上线 v1")
     assert (zh.key, zh.value["goal"], zh.value["by"]) == ("goal:graphbrain:上线-v1", "上线 v1", "三月")
-    assert one("I want to learn Rust by the end of the year").value["by"] == "the end of the year"
+    # A month alone names no day and is kept as said; "the end of the year" is a day (nlp.dates).
+    assert one("I want to learn Rust by the end of the year").value["by"] == "2026-12-31"
 
 
 def test_a_release_is_one_event_in_both_languages() -> None:
@@ -330,7 +331,7 @@ def test_remember_a_preference() -> None:
 def test_remember_a_fact_no_rule_knows_becomes_a_profile_note() -> None:
     c = one("Remember that the staging database is at db.internal:5432.")
     assert c.type == MemoryType.profile
-    assert c.key == "profile:user:note-staging-database-is-at-db-internal-5432"
+    assert c.key == "profile:user:note-staging-database-be-at-db-internal-5432"
     assert c.value == {
         "subject": "user",
         "attribute": "note",
@@ -505,3 +506,19 @@ def test_explicit_items_become_candidates() -> None:
         "pref:ui:theme",
         "user_asserted",
     )
+
+
+def test_a_status_names_its_task_by_its_words_not_by_a_shared_head_noun() -> None:
+    migrate = task("task:graphbrain:migrate-vector-index", "migrate the vector index to 512 dimensions")
+    # "migration" is the noun of "migrate": the same task.
+    assert one("Done with the vector index migration.", context=ctx(migrate)).key == migrate[1]
+    tune = task("task:graphbrain:全文索引调好", "全文索引调好")
+    # Both are indexes; the modifier says which: 向量索引 is another task.
+    assert one("向量索引已经做完了。", context=ctx(tune)).key == "task:graphbrain:向量索引"
+
+
+def test_a_decision_key_never_names_whom_it_is_for() -> None:
+    # The demo showed decision:graphbrain:you: the "for X" split took the pronoun for the topic.
+    c = one("Added the schema task. I'll use tabs in code I write for you.", "assistant")
+    assert c.type == MemoryType.decisions and "tab" in c.key
+    assert not c.key.endswith((":you", "-you"))

@@ -241,7 +241,7 @@ def test_an_entity_inside_a_kept_task_or_decision_passes() -> None:
     text = "We decided to use Qdrant for the vector cache"
     kept, _ = gate(extract(text, "user", context=CTX), role="user", utterance_class="statement", cfg=CFG)
     found = decide_all(text, kept=kept)
-    assert found["qdrant"][0] and found["qdrant"][1] == "structural signal: inside a kept task/decision"
+    assert found["qdrant"][0] and found["qdrant"][1] == "structural signal: inside a kept memory item"
 
 
 def test_remember_and_from_now_on_pass() -> None:
