@@ -1,5 +1,11 @@
 // Entities the message names (by canonical name or alias), with their aliases, for query expansion.
-UNWIND $names AS n
+// Candidates (seen, never through the entity gate) carry no aliases worth expanding to. Two parts so
+// the canonical names are found by index and only entities that have aliases are scanned.
 MATCH (e:Entity {namespace: $namespace})
-WHERE e.canonical = n OR n IN [a IN coalesce(e.aliases, []) | toLower(a)]
-RETURN DISTINCT e.name AS name, e.canonical AS canonical, coalesce(e.aliases, []) AS aliases, e.kind AS kind
+WHERE e.canonical IN $names AND coalesce(e.status, 'active') = 'active'
+RETURN e.name AS name, e.canonical AS canonical, coalesce(e.aliases, []) AS aliases, e.kind AS kind
+UNION
+MATCH (e:Entity {namespace: $namespace})
+WHERE coalesce(e.status, 'active') = 'active' AND size(coalesce(e.aliases, [])) > 0
+  AND any(a IN e.aliases WHERE toLower(a) IN $names)
+RETURN e.name AS name, e.canonical AS canonical, coalesce(e.aliases, []) AS aliases, e.kind AS kind

@@ -1,7 +1,10 @@
-// exact / turns side: BM25 over Message.content (full-text index message_text, cjk analyzer).
-// Post-filtered by namespace and the plan's filters; widened by the caller as in exact_memory.
-// Message.language comes from detect_language: zh / en / mixed / other.
-CALL db.index.fulltext.queryNodes('message_text', $query, {limit: $k}) YIELD node, score
+// exact / turns side: BM25 over Message.search_text (full-text index message_search): the message's
+// analyzed terms, its speaker, its day and the message before it (graphbrain.commit.searchable). $terms
+// are the query's terms from the same analyzer (graphbrain.nlp.analysis), OR-ed; the whitespace
+// analyzer takes them as they are. Post-filtered by namespace and the plan's filters; widened by the
+// caller as in exact_memory. Message.language comes from detect_language: zh / en / mixed / other.
+CALL db.index.fulltext.queryNodes('message_search', reduce(q = '', t IN $terms | q + ' ' + t), {limit: $k})
+YIELD node, score
 WITH collect({n: node, score: score}) AS hits
 CALL (hits) {
   UNWIND hits AS h

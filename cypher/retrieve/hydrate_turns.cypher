@@ -6,7 +6,7 @@ WHERE msg.namespace = $namespace
 OPTIONAL MATCH (t:Turn)-[:HAS_MESSAGE]->(msg)
 RETURN msg.id AS id, msg.message_id AS message_id, msg.turn_id AS turn_id, msg.session_id AS session_id,
        t.id AS turn_node_id, t.seq AS seq, msg.role AS role, msg.content AS content, msg.at AS at,
-       msg.language AS language, msg.position AS position,
+       msg.language AS language, msg.position AS position, msg.name AS speaker, msg.filler AS filler,
        COLLECT { MATCH (msg)-[:MENTIONS]->(e:Entity) WHERE e.namespace = $namespace
                  RETURN e.canonical } AS message_entities,
        COLLECT { MATCH (t)-[:MENTIONS]->(e:Entity) WHERE e.namespace = $namespace

@@ -1,19 +1,17 @@
-// relational: one hop of the traversal. From every frontier node (element ids of this transaction)
-// along the memory graph's explanatory edges, either direction, to neighbours IN THE SAME NAMESPACE
+// relational: one hop of the traversal, as edges and what the walk weighs them by (the names a path
+// shows are read for the hits' paths only: retrieve/relational_names). From every frontier node (element ids of this transaction)
+// along the memory graph's explanatory edges (NEXT: a turn's conversational neighbours), either direction, to neighbours IN THE SAME NAMESPACE
 // only: a path can never step into another tenant, even through a same-named entity or a stray edge.
 // Each node contributes at most $fanout neighbours (heaviest edge, then most recent, then id), so a hub
 // entity mentioned by thousands of turns cannot flood the subgraph.
 UNWIND $frontier AS eid
 MATCH (a) WHERE elementId(a) = eid
 CALL (a) {
-  MATCH (a)-[r:MENTIONS|RELATED_TO|DERIVED_FROM|SUPERSEDES|VERSION_OF|REFERENCES|HAS_MESSAGE]-(b)
+  MATCH (a)-[r:MENTIONS|RELATED_TO|DERIVED_FROM|SUPERSEDES|VERSION_OF|REFERENCES|HAS_MESSAGE|NEXT]-(b)
   WHERE b.namespace = $namespace
   RETURN r, b
   ORDER BY coalesce(r.weight, 1) DESC, coalesce(b.updated_at, b.at, b.last_seen) DESC, b.id
   LIMIT $fanout
 }
 RETURN eid AS src, type(r) AS rel, toFloat(coalesce(r.weight, 1)) AS weight, elementId(b) AS dst,
-       b.id AS id, labels(b) AS labels, b.type AS type, b.key AS key, b.canonical AS canonical,
-       b.name AS name, b.uri AS uri, b.session_id AS session_id, b.turn_id AS turn_id,
-       b.message_id AS message_id, b.document_id AS document_id, b.section_id AS section_id,
-       b.chunk_index AS chunk_index
+       b.id AS id, labels(b) AS labels, b.turn_count AS turn_count

@@ -8,7 +8,7 @@ CALL (hits) {
   WHERE n.namespace = $namespace AND n.type IN ['tasks', 'decisions'] AND n.status = 'active'
   WITH n, score ORDER BY score DESC, n.id LIMIT $limit
   RETURN collect({eid: elementId(n), id: n.id, labels: labels(n), type: n.type, key: n.key,
-                  canonical: n.canonical, name: n.name, uri: n.uri, weight: score,
+                  canonical: n.canonical, name: n.name, uri: n.uri, turn_count: n.turn_count, weight: score,
                   via: 'memory_text'}) AS rows
 }
 RETURN size(hits) AS raw, CASE WHEN size(hits) = 0 THEN null ELSE hits[-1].score END AS floor, rows

@@ -20,5 +20,5 @@ CALL () {
   RETURN r AS n, 1.0 AS weight, 'ref' AS via
 }
 RETURN elementId(n) AS eid, n.id AS id, labels(n) AS labels, n.type AS type, n.key AS key,
-       n.canonical AS canonical, n.name AS name, n.uri AS uri, weight, via
+       n.canonical AS canonical, n.name AS name, n.uri AS uri, n.turn_count AS turn_count, weight, via
 ORDER BY via, weight DESC, id

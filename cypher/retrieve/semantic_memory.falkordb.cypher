@@ -1,4 +1,5 @@
 // semantic / memory side: nearest Memory.embedding (HNSW, cosine). FalkorDB's score is the cosine
+// $model: 'main' searches the main model's index, 'english' the English model's (*_embedding_en).
 // distance d = 1 - cos; it is returned as Neo4j's (1 + cos) / 2 = 1 - d / 2 so $min_score means the same.
 // The index is global, so hits are post-filtered by namespace and the plan's filters; the caller
 // widens $k when fewer than $limit survive while the index had more (raw = k) above $min_score.
@@ -6,7 +7,7 @@
 // for every update or delete of an indexed node and counts them in the top k it returns, so a short
 // answer does not prove the index has no more; the caller widens until the floor drops below
 // $min_score, enough rows survive, or MAX_INDEX_K.
-CALL db.idx.vector.queryNodes('Memory', 'embedding', $k, vecf32($vector)) YIELD node, score
+CALL db.idx.vector.queryNodes('Memory', CASE $model WHEN 'english' THEN 'embedding_en' ELSE 'embedding' END, $k, vecf32($vector)) YIELD node, score
 WITH node, 1.0 - score / 2.0 AS score ORDER BY score DESC, node.id
 WITH collect({n: node, score: score}) AS hits
 CALL {

@@ -1,8 +1,9 @@
 // semantic / resources side: nearest Chunk.embedding (vector index chunk_embedding, cosine).
+// $model: 'main' searches the main model's index, 'english' the English model's (*_embedding_en).
 // score is Neo4j's cosine score, (1 + cos) / 2 in [0, 1]; $min_score drops weak neighbours.
 // The index is global, so hits are post-filtered by namespace and the plan's filters; the caller
 // widens $k when fewer than $limit survive while the index had more (raw = k) above $min_score.
-CALL db.index.vector.queryNodes('chunk_embedding', $k, $vector) YIELD node, score
+CALL db.index.vector.queryNodes(CASE $model WHEN 'english' THEN 'chunk_embedding_en' ELSE 'chunk_embedding' END, $k, $vector) YIELD node, score
 WITH collect({n: node, score: score}) AS hits
 CALL (hits) {
   UNWIND hits AS h

@@ -1,9 +1,10 @@
 // semantic / turns side: nearest Message.embedding (HNSW, cosine); score as in semantic_memory.
+// $model: 'main' searches the main model's index, 'english' the English model's (*_embedding_en).
 // raw is reported as $k whenever the index answered at all: FalkorDB's HNSW index keeps a tombstone
 // for every update or delete of an indexed node and counts them in the top k it returns, so a short
 // answer does not prove the index has no more; the caller widens until the floor drops below
 // $min_score, enough rows survive, or MAX_INDEX_K.
-CALL db.idx.vector.queryNodes('Message', 'embedding', $k, vecf32($vector)) YIELD node, score
+CALL db.idx.vector.queryNodes('Message', CASE $model WHEN 'english' THEN 'embedding_en' ELSE 'embedding' END, $k, vecf32($vector)) YIELD node, score
 WITH node, 1.0 - score / 2.0 AS score ORDER BY score DESC, node.id
 WITH collect({n: node, score: score}) AS hits
 CALL {

@@ -41,9 +41,7 @@ from graphbrain.contracts import (
 from graphbrain.errors import InputError, StoreUnavailable
 from graphbrain.ids import new_id, stable_id
 from graphbrain.nlp import entity_candidates
-from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.executor import Executor
-from graphbrain.retrieve.rerank import FeatureReranker
 
 if TYPE_CHECKING:
     from graphbrain.brain import Brain
@@ -155,7 +153,11 @@ class Composer:
         warnings: list[str] = []
         memory_pack = self._executor().retrieve(planned.memory_plan, namespace=namespace, now=now)
         resource_pack: EvidencePack | None = None
-        if planned.resource_plan is not None:
+        remote = self.config.policies.retrieval.remote_executor.url
+        if planned.resource_plan is not None and not remote and not sources["documents"]:
+            # The library of this namespace is empty: nothing to search, so no query is sent.
+            planned.notes.append("resource search skipped: the namespace's library holds no document")
+        elif planned.resource_plan is not None:
             resource_pack = self._resources(planned.resource_plan, namespace, now)
         timings["retrieve"] = _ms(t)
         for pack in (memory_pack, resource_pack):
@@ -284,7 +286,7 @@ class Composer:
 
     def _executor(self) -> Executor:
         # The same clock as the package: recency (and a replay) sees the request's own "now".
-        return Executor(self.config, self.store, lambda: self.brain.embedder)
+        return Executor(self.config, self.store, lambda: self.brain.embedder, lambda: self.brain.english_embedder)
 
     def _resources(self, plan: RetrievalPlan, namespace: str, now: datetime) -> EvidencePack:
         remote = self.config.policies.retrieval.remote_executor
@@ -317,39 +319,28 @@ class Composer:
             key = _dedup_key(ev)
             if key not in seen or ev.score > seen[key][0].score:
                 seen[key] = (ev, side, exp)
-        cands: list[Candidate] = []
-        by_id: dict[str, tuple[Evidence, str, set[int]]] = {}
-        for ev, side, exp in seen.values():
-            c = Candidate(
-                id=ev.id,
-                side="resource" if side == "resource" else ("memory" if ev.ref.get("memory_item_id") else "turn"),
-                text=ev.snippet,
-                mode=ev.provenance.mode,
-                query_index=ev.provenance.query_index,
-                query_text=ev.provenance.query_text,
-                title=ev.title,
-                source_uri=ev.source_uri,
-                source_type=ev.source_type,
-                document_id=ev.document_id,
-                section_id=ev.section_id,
-                status=ev.ref.get("status") or "active",
-                at=_parse_at(ev.ref.get("at")),
-                entities=list(ev.ref.get("entities") or []),
-            )
-            c.score = ev.score
-            cands.append(c)
-            by_id[ev.id] = (ev, side, exp)
-        ranked = FeatureReranker().rerank(message, cands, top_n=len(cands), query_entities=terms, now=now)
+        # Each side's executor reranked its own evidence with the same features and formula, so local
+        # scores compare as they are; a remote executor's are put on that scale (a share of its best).
+        remote = self.config.policies.retrieval.remote_executor.url is not None
+        best_remote = max((ev.score for ev, side, _ in seen.values() if side == "resource"), default=0.0)
+        top_local = max((ev.score for ev, side, _ in seen.values() if side == "memory"), default=1.0)
+
+        def calibrated(ev: Evidence, side: str) -> float:
+            if remote and side == "resource" and best_remote > 0:
+                return ev.score / best_remote * top_local
+            return ev.score
+
+        ranked = sorted(((calibrated(ev, side), ev) for ev, side, _ in seen.values()), key=lambda p: (-p[0], p[1].id))
         drafts: list[EvidenceDraft] = []
-        for c in ranked:
-            ev, side, exp = by_id[c.id]
-            signals = ev.signals.model_copy(update={"rerank_score": round(c.score, 6)})
+        for score, ev in ranked:
+            _, side, exp = seen[_dedup_key(ev)]
+            signals = ev.signals.model_copy(update={"rerank_score": round(score, 6)})
             drafts.append(
                 EvidenceDraft(
                     id=ev.id,
                     source="resource" if side == "resource" else "memory",
                     snippet=ev.snippet,
-                    score=round(c.score, 6),
+                    score=round(score, 6),
                     source_uri=ev.source_uri,
                     mode=ev.provenance.mode,
                     title=ev.title,

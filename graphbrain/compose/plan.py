@@ -17,12 +17,11 @@ The rules are data tables near the top of the file; the functions below only app
 
 from __future__ import annotations
 
-import calendar
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, cast, get_args
 
 from graphbrain.config import CompositionConfig, QueryExpansionConfig, RetrievalConfig
@@ -44,7 +43,16 @@ from graphbrain.contracts import (
     check_text,
 )
 from graphbrain.errors import InputError
-from graphbrain.nlp import STOP_WORDS, content_tokens, entity_candidates, has_cjk, keywords, pipelines
+from graphbrain.nlp import (
+    STOP_WORDS,
+    content_tokens,
+    dates,
+    entity_candidates,
+    has_cjk,
+    keywords,
+    pipelines,
+    question_cue,
+)
 
 PLAN_VERSION = "0.1"
 CALLER_APP = "graphbrain"
@@ -229,7 +237,8 @@ def classify_intent(message: str, agent_state: Mapping[str, Any] | None = None) 
     Order: an explicit ``agent_state["intent"]`` (or ``"purpose"``) wins; pure chit-chat is ``other``;
     then the cue tables of ``INTENT_CUES`` in priority order (first match wins); without any cue,
     ``agent_state`` hints decide (an active task → ``continue_task``, a last error → ``debug``); a
-    message ending in a question mark is ``qa``; anything else is ``other``.
+    question (``nlp.question_cue``: a mark, 吗 / 呢, "do you …", a Chinese question word) is ``qa``;
+    anything else is ``other``.
     """
     state = agent_state or {}
     for key in AGENT_STATE_INTENT_KEYS:
@@ -249,8 +258,9 @@ def classify_intent(message: str, agent_state: Mapping[str, Any] | None = None) 
     for key in AGENT_STATE_ERROR_KEYS:
         if state.get(key):
             return "debug", f"agent_state.{key}"
-    if text.rstrip().endswith(("?", "？")):
-        return "qa", "question mark"
+    cue = question_cue(text)
+    if cue is not None:
+        return "qa", cue
     return "other", "no cue"
 
 
@@ -339,197 +349,6 @@ def should_search_resources(
 
 
 # ========================================================================================= time range
-_EN_NUMBERS: dict[str, int] = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "a couple of": 2,
-    "few": 3, "a few": 3,
-}  # fmt: skip
-_ZH_DIGITS: dict[str, int] = {
-    "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-}  # fmt: skip
-_ZH_FEW = "几"  # "最近几天": a few, read as 3
-FEW = 3
-# "recently" / "最近" without a number: the last week, a common reading of "recent progress".
-RECENT_DAYS = 7
-
-
-def _zh_number(s: str) -> int | None:
-    """Arabic digits or a Chinese numeral up to 99 ("三", "十五", "二十", "两"); "几" is 3."""
-    if s.isdigit():
-        return int(s)
-    if s == _ZH_FEW:
-        return FEW
-    if "十" in s:
-        tens, _, ones = s.partition("十")
-        t = _ZH_DIGITS.get(tens, 1) if tens else 1
-        o = _ZH_DIGITS.get(ones, 0) if ones else 0
-        return t * 10 + o
-    if len(s) == 1 and s in _ZH_DIGITS:
-        return _ZH_DIGITS[s]
-    return None
-
-
-def _number(s: str) -> int | None:
-    s = re.sub(r"\s+", " ", s.strip().lower())
-    if s.isdigit():
-        return int(s)
-    if s in _EN_NUMBERS:
-        return _EN_NUMBERS[s]
-    return _zh_number(s)
-
-
-def _day_start(now: datetime, days_back: int = 0) -> datetime:
-    return now.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=days_back)
-
-
-def _week_start(now: datetime) -> datetime:
-    return _day_start(now, now.weekday())  # ISO week: Monday 00:00
-
-
-def _month_start(now: datetime, months_back: int = 0) -> datetime:
-    y, m = now.year, now.month - months_back
-    while m <= 0:
-        y, m = y - 1, m + 12
-    return now.replace(year=y, month=m, day=1, hour=0, minute=0, second=0, microsecond=0)
-
-
-def _months_before(now: datetime, n: int) -> datetime:
-    y, m = now.year, now.month - n
-    while m <= 0:
-        y, m = y - 1, m + 12
-    return now.replace(year=y, month=m, day=min(now.day, calendar.monthrange(y, m)[1]))
-
-
-_UNIT_DAYS: dict[str, float] = {
-    "hour": 1 / 24, "小时": 1 / 24, "day": 1, "天": 1, "日": 1, "week": 7, "周": 7, "星期": 7, "礼拜": 7,
-}  # fmt: skip
-_MONTH_UNITS = ("month", "个月", "月")
-
-
-def _last_n(now: datetime, n: int, unit: str) -> tuple[datetime, datetime]:
-    unit = unit.lower().rstrip("s") if unit.isascii() else unit
-    if unit in _MONTH_UNITS:
-        return _months_before(now, n), now
-    return now - timedelta(days=_UNIT_DAYS[unit] * n), now
-
-
-def _parse_iso(s: str, now: datetime) -> datetime | None:
-    s = s.strip().replace(" ", "T")
-    try:
-        dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
-    except ValueError:
-        try:  # "2026-2-1": the Chinese habit of unpadded months and days
-            y, mo, d = (int(p) for p in s.split("T")[0].split("-"))
-            dt = datetime(y, mo, d)
-        except ValueError:
-            return None
-    return dt if dt.tzinfo else dt.replace(tzinfo=now.tzinfo)
-
-
-Resolver = Callable[[datetime, re.Match[str]], tuple[datetime, datetime] | None]
-
-
-@dataclass(frozen=True)
-class TimeRule:
-    name: str
-    pattern: re.Pattern[str]
-    resolve: Resolver
-
-
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("".join(parts), re.IGNORECASE)
-
-
-_EN_COUNT = (
-    r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-    r"|(?:a\s+)?couple\s+of|(?:a\s+)?few)"
-)
-_ZH_COUNT = r"(?P<n>\d+|[一二两三四五六七八九十]{1,3}|几)"
-_ISO = r"(?P<d>\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?)"
-Period = Literal["day", "week", "month", "year"]
-
-
-def _period_start(now: datetime, unit: Period, back: int) -> datetime:
-    """Start of the calendar day / week (Monday) / month / year ``back`` periods before ``now``'s."""
-    if unit == "day":
-        return _day_start(now, back)
-    if unit == "week":
-        return _week_start(now) - timedelta(days=7 * back)
-    if unit == "month":
-        return _month_start(now, back)
-    return now.replace(year=now.year - back, month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
-
-
-def _period(unit: Period, back: int) -> Resolver:
-    """The current period (``back`` 0: from its start to now) or a closed past one (``back`` ≥ 1)."""
-
-    def resolve(now: datetime, m: re.Match[str]) -> tuple[datetime, datetime]:
-        start = _period_start(now, unit, back)
-        return start, (now if back == 0 else _period_start(now, unit, back - 1))
-
-    return resolve
-
-
-def _since(now: datetime, m: re.Match[str]) -> tuple[datetime, datetime] | None:
-    start = _parse_iso(m.group("d"), now)
-    return (start, now) if start is not None and start <= now else None
-
-
-def _count(now: datetime, m: re.Match[str]) -> tuple[datetime, datetime] | None:
-    n = _number(m.group("n"))
-    return _last_n(now, n, m.group("u")) if n else None
-
-
-def _past_unit(now: datetime, m: re.Match[str]) -> tuple[datetime, datetime]:
-    unit = m.group("u") or m.group("u2") or "day"
-    return _last_n(now, 1, "day" if unit == "24 hours" else unit)
-
-
-def _recent(now: datetime, m: re.Match[str]) -> tuple[datetime, datetime]:
-    return now - timedelta(days=RECENT_DAYS), now
-
-
-# Specific rules first: "最近三天" must be read as three days before "最近" is read as "recently",
-# "the day before yesterday" before "yesterday".
-TIME_RULES: tuple[TimeRule, ...] = (
-    TimeRule("since_date", _rx(r"\b(?:since|after|from)\s+", _ISO), _since),
-    TimeRule("since_date_zh", _rx(r"(?:自从|自|从)", _ISO, r"\s*(?:以来|开始|起|之后|以后)?"), _since),
-    TimeRule("date_since_zh", _rx(_ISO, r"\s*(?:以来|之后|以后|起)"), _since),
-    TimeRule(
-        "last_n",
-        _rx(
-            r"\b(?:in\s+|over\s+|during\s+|within\s+)?(?:the\s+)?(?:last|past|previous)\s+",
-            _EN_COUNT,
-            r"\s+(?P<u>hours?|days?|weeks?|months?)\b",
-        ),
-        _count,
-    ),
-    TimeRule(
-        "last_n_zh",
-        _rx(r"(?:最近|近|过去|这)\s*", _ZH_COUNT, r"\s*(?P<u>小时|天|日|周|星期|礼拜|个月)"),
-        _count,
-    ),
-    TimeRule(
-        "past_unit",
-        _rx(
-            r"\b(?:in\s+|over\s+|during\s+)?the\s+(?:past|last)\s+(?P<u>24 hours|hour|day)\b",
-            r"|\bpast\s+(?P<u2>week|month)\b",
-        ),
-        _past_unit,
-    ),
-    TimeRule("day_before_yesterday", _rx(r"\bday\s+before\s+yesterday\b|前天"), _period("day", 2)),
-    TimeRule("yesterday", _rx(r"\byesterday\b|昨天|昨日"), _period("day", 1)),
-    TimeRule("today", _rx(r"\btoday\b|今天|今日"), _period("day", 0)),
-    TimeRule("last_week", _rx(r"\blast\s+week\b|上周|上个?星期|上个?礼拜"), _period("week", 1)),
-    TimeRule("this_week", _rx(r"\bthis\s+week\b|本周|这周|这个?星期|本星期|这个?礼拜"), _period("week", 0)),
-    TimeRule("last_month", _rx(r"\blast\s+month\b|上个?月"), _period("month", 1)),
-    TimeRule("this_month", _rx(r"\bthis\s+month\b|本月|这个月"), _period("month", 0)),
-    TimeRule("last_year", _rx(r"\blast\s+year\b|去年"), _period("year", 1)),
-    TimeRule("this_year", _rx(r"\bthis\s+year\b|今年"), _period("year", 0)),
-    TimeRule("recently", _rx(r"\b(?:recently|lately|recent|these\s+days)\b|最近|近期|近来|这几天|这两天"), _recent),
-)
-
-
 def _aware_now(now: datetime | None) -> datetime:
     if now is None:
         return datetime.now(UTC)
@@ -539,27 +358,19 @@ def _aware_now(now: datetime | None) -> datetime:
 def parse_time_range(message: str, now: datetime | None = None) -> tuple[TimeRange | None, str]:
     """A time range named in the message and the phrase that named it; ``(None, "")`` when there is none.
 
-    Deterministic given ``now`` (a naive ``now`` is UTC; day and week boundaries are in ``now``'s
-    timezone; weeks start on Monday). Closed days and weeks ("yesterday", "last week", "上个月") end at
-    the start of the next one; open ones ("today", "this week", "recently", "in the last 3 days",
-    "最近三天", "since 2026-01-05") end at ``now``. "recently" / "最近" alone is the last
-    ``RECENT_DAYS`` days. The first rule of ``TIME_RULES`` that matches wins (specific before general).
+    The readings are ``graphbrain.nlp.dates.time_ranges`` (the one date module, shared with commit):
+    closed days and weeks ("yesterday", "last week", "上个月") end at the start of the next one; open
+    ones ("today", "this week", "recently", "in the last 3 days", "最近三天", "since 2026-01-05") end at
+    ``now``; "recently" / "最近" alone is the last ``RECENT_DAYS`` days. The first reading a TimeRange
+    accepts wins.
     """
     now = _aware_now(now)
-    text = _nlp_text(message)
-    for rule in TIME_RULES:
-        m = rule.pattern.search(text)
-        if m is None:
-            continue
+    for start, end, phrase in dates.time_ranges(_nlp_text(message), now):
         try:
-            span = rule.resolve(now, m)
-            if span is None:
-                continue
-            start, end = span
-            return TimeRange.model_validate({"from": start, "to": end}), m.group(0).strip()
-        except (OverflowError, ValueError):
-            # "the last 99999999999 days", "since 0001-01-01T00:00+14:00": before year 1 or after 9999,
-            # not a range anything is stored in; the message is searched without a time filter.
+            return TimeRange.model_validate({"from": start, "to": end}), phrase
+        except ValueError:
+            # "since 0001-01-01T00:00+14:00": before year 1 in UTC, not a range anything is stored in;
+            # the message is searched without a time filter.
             continue
     return None, ""
 
@@ -994,9 +805,17 @@ def _query(text: str, mode: Mode, weight: float, origin: str, reason: str | None
     return Query(text=_clip_query(text), mode=mode, weight=weight, hints=hints)
 
 
+def _prefer(query: Query, time_range: TimeRange | None) -> Query:
+    """The query with ``hints.prefer_time``: evidence from that time ranks higher, nothing is excluded."""
+    if time_range is None:
+        return query
+    span = time_range.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return query.model_copy(update={"hints": {**query.hints, "prefer_time": span}})
+
+
 def _ranking(cfg: RetrievalConfig) -> Ranking:
     return Ranking(
-        fusion=Fusion(method=cfg.fusion.method, rrf_k=cfg.fusion.rrf_k),
+        fusion=Fusion(method=cfg.fusion.method, rrf_k=cfg.fusion.rrf_k, weights=dict(cfg.fusion.weights)),
         rerank=Rerank(enabled=cfg.rerank.enabled, model=cfg.rerank.model, top_n=cfg.rerank.top_n),
     )
 
@@ -1024,7 +843,8 @@ def build_plans(
     with the seed §3.2 defaults.
 
     Memory side: the message as ``exact`` (1.0), ``relational`` (1.0) and ``semantic`` (0.9), then the
-    expansions as ``associative``; ``scope: [memory, turns]`` and the time range; per_mode_k exact /
+    expansions as ``associative``; ``scope: [memory, turns]``; the time range as each message query's
+    ``hints.prefer_time`` (a preference: evidence from then ranks higher); per_mode_k exact /
     semantic / relational / associative from ``retrieval.per_mode_k`` (10 each). Resource side: the
     message as ``hybrid`` (1.0) plus the expansions as ``associative``; ``scope: [resources]``, the
     time range and the scope filters; per_mode_k hybrid 30 / associative 10; diversity by_document 3 /
@@ -1058,12 +878,14 @@ def build_plans(
         request_id=request_id,
         purpose=intent,
         queries=[
-            _query(message, Mode.exact, 1.0, "message"),
-            _query(message, Mode.relational, 1.0, "message"),
-            _query(message, Mode.semantic, 0.9, "message"),
+            _prefer(_query(message, Mode.exact, 1.0, "message"), time_range),
+            _prefer(_query(message, Mode.relational, 1.0, "message"), time_range),
+            _prefer(_query(message, Mode.semantic, 0.9, "message"), time_range),
             *expansion_queries,
         ],
-        global_filters=Filters(scope=["memory", "turns"], time_range=time_range),
+        # A time the message names is a preference on this side, not a filter: a question names the
+        # time of an event ("the camping trip last year") more often than the time it was said.
+        global_filters=Filters(scope=["memory", "turns"]),
         budget=Budget(top_k=rc.top_k, candidate_k=rc.candidate_k, per_mode_k=memory_modes, diversity=diversity),
         ranking=_ranking(rc),
         output=output,
@@ -1234,7 +1056,6 @@ __all__ = [
     "EXTERNAL_CUES",
     "INTENT_CUES",
     "RESOURCE_REQUEST_CUES",
-    "TIME_RULES",
     "Expansion",
     "Intent",
     "Planner",

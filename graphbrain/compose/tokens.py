@@ -6,29 +6,14 @@ documented estimate is used; ``ContextPackage.constraints.token_budget.counter``
 
 from __future__ import annotations
 
-import math
-import re
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from graphbrain.errors import ConfigError
-from graphbrain.retrieve.snippets import CJK_CLASS, boundary_cut
+from graphbrain.nlp.text import estimate_tokens, token_cost
+from graphbrain.retrieve.snippets import boundary_cut
 
 ESTIMATE = "estimate"
-
-# One token per CJK character; a Latin word costs max(1.3, len/4) (long words split into ~4-char
-# pieces); a run of digits / punctuation / symbols costs max(0.5, len/3). Whitespace is free.
-CJK_TOKEN = 1.0
-WORD_TOKEN = 1.3
-WORD_CHARS_PER_TOKEN = 4.0
-OTHER_TOKEN = 0.5
-OTHER_CHARS_PER_TOKEN = 3.0
-
-_PIECE = re.compile(
-    rf"(?P<cjk>[{CJK_CLASS}])"
-    rf"|(?P<word>[^\W\d_{CJK_CLASS}]+)"
-    rf"|(?P<other>[^\s{CJK_CLASS}](?:(?![^\W\d_])[^\s{CJK_CLASS}])*)"
-)
 
 
 @runtime_checkable
@@ -43,35 +28,22 @@ class TokenCounter(Protocol):
 
 
 class EstimateCounter:
-    """A model-free estimate: ``ceil(Σ piece costs)`` over the pieces of the text.
+    """A model-free estimate: ``graphbrain.nlp.estimate_tokens``, the one rule commit counts with too.
 
     Pieces: each CJK character (1.0 token); each run of letters (a word: ``max(1.3, len/4)``); each run
     of digits, punctuation and symbols (``max(0.5, len/3)``); whitespace separates and costs nothing.
-    Each piece cost is subadditive, and concatenation can only merge pieces at the seam, so
-    ``count(a + b) <= count(a) + count(b)`` (within the ``+1`` of two ceilings). It leans high for English
-    (real BPE: ~1.3 tokens per word) and for Chinese (~0.6–1 per character), which is the safe side
-    for a budget.
+    ``count(a + b) <= count(a) + count(b)`` (within the ``+1`` of two ceilings).
     """
 
     name = ESTIMATE
 
     def cost(self, text: str) -> float:
         """The uncapped sum of piece costs (``count`` is its ceiling)."""
-        total = 0.0
-        for m in _PIECE.finditer(text):
-            kind = m.lastgroup
-            size = m.end() - m.start()
-            if kind == "cjk":
-                total += CJK_TOKEN
-            elif kind == "word":
-                total += max(WORD_TOKEN, size / WORD_CHARS_PER_TOKEN)
-            else:
-                total += max(OTHER_TOKEN, size / OTHER_CHARS_PER_TOKEN)
-        return total
+        return token_cost(text)
 
     def count(self, text: str) -> int:
         """``ceil(cost(text))`` (tiny float noise is ignored)."""
-        return math.ceil(self.cost(text) - 1e-9)
+        return estimate_tokens(text)
 
 
 class HFTokenizerCounter:

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from graphbrain.config import NlpConfig, RetrievalConfig
 from graphbrain.contracts import Filters, Mode, Query, RetrievalPlan
 from graphbrain.embedding import Embedder
+from graphbrain.nlp import detect_language
 from graphbrain.retrieve.candidate import Candidate, Side
 from graphbrain.retrieve.fuse import Backend, RankedList
 from graphbrain.retrieve.snippets import (
@@ -68,6 +69,11 @@ def lucene_query(text: str, max_chars: int = MAX_FTS_CHARS) -> str | None:
     return _LUCENE_OPERATOR.sub(lambda m: m.group().lower(), escaped)
 
 
+def query_language(text: str) -> str:
+    """The language of a query (``detect_language``), which decides the vector indexes it searches."""
+    return detect_language(text)
+
+
 # ---------------------------------------------------------------------------------------- the context
 @dataclass
 class RetrievalContext:
@@ -80,21 +86,37 @@ class RetrievalContext:
     plan: RetrievalPlan
     now: datetime
     nlp: NlpConfig | None = None
-    # query text -> its vector; filled by ``embed`` in one embedder call per plan
+    # the English model (embedding.english): None when it is off
+    english_factory: Callable[[], Embedder | None] = lambda: None  # noqa: E731
+    # query text -> its vector; filled by ``embed`` in one embedder call per plan and model
     vectors: dict[str, list[float]] = field(default_factory=dict)
+    vectors_en: dict[str, list[float]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # every list searched so far, in order: the relational walk (run last) seeds from their best hits
+    found: list[RankedList] = field(default_factory=list)
 
     def embed(self, texts: Sequence[str]) -> None:
-        """Embed every text not seen yet, in one call (the model is loaded only if there is one)."""
+        """Embed every text not seen yet, in one call per model (a model is loaded only if needed).
+
+        Every text gets the main model's vector; English and mixed texts also the English model's.
+        """
         todo = sorted({t for t in texts if t not in self.vectors})
-        if not todo:
-            return
-        vectors = self.embedder_factory().embed(todo)
-        self.vectors.update(zip(todo, vectors, strict=True))
+        if todo:
+            vectors = self.embedder_factory().embed(todo)
+            self.vectors.update(zip(todo, vectors, strict=True))
+        english = sorted({t for t in texts if t not in self.vectors_en and query_language(t) in ("en", "mixed")})
+        if english:
+            embedder = self.english_factory()
+            if embedder is not None:
+                self.vectors_en.update(zip(english, embedder.embed(english), strict=True))
 
     def vector(self, text: str) -> list[float] | None:
         """The vector of ``text``: None when embedding failed for this plan (a warning says so)."""
         return self.vectors.get(text)
+
+    def vector_en(self, text: str) -> list[float] | None:
+        """The English model's vector of ``text``: None for Chinese text or with the model off."""
+        return self.vectors_en.get(text)
 
 
 @dataclass
@@ -129,6 +151,11 @@ class Retriever(ABC):
 
     def __init__(self, ctx: RetrievalContext) -> None:
         self.ctx = ctx
+
+    @classmethod
+    def wants_vector(cls, job: QueryJob) -> bool:
+        """Whether this job's text needs embedding (``needs_vector``, unless a mode decides per job)."""
+        return cls.needs_vector
 
     def retrieve(self, job: QueryJob) -> list[RankedList]:
         """The job's ranked lists, one per side searched; nothing when no side is left to search."""

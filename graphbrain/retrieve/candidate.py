@@ -51,6 +51,8 @@ class Candidate:
     tags: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)
     at: datetime | None = None  # turn time / updated_at / document updated time
+    speaker: str | None = None  # a message's speaker (its ``name``), when the caller gave one
+    filler: bool = False  # a message that is only an acknowledgement or a greeting
     path: list[str] | None = None  # relational: explanation path
     content_hash: str | None = None
     # scores filled along the pipeline

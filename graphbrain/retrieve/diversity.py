@@ -32,6 +32,25 @@ def _mode_key(mode: Mode | str) -> str:
     return mode.value if isinstance(mode, Mode) else str(mode)
 
 
+def found_by(c: Candidate) -> list[str]:
+    """The modes that found a candidate, strongest first: its provenance mode, its other fused hits by
+    contribution, and relational when the graph spread lifted it (a neighbour's or a bridge's share)."""
+    out = [_mode_key(c.mode)]
+    for hit in sorted(c.hits, key=lambda h: -float(h.get("contribution") or 0.0)):
+        out.append(str(hit["mode"]))
+    if "bridge_score" in c.signals or "neighbour_score" in c.signals:
+        out.append(Mode.relational.value)
+    return list(dict.fromkeys(out))
+
+
+def _quota_mode(c: Candidate, quotas: Mapping[str, int], used: Counter[str]) -> str:
+    """The mode an item counts against: the first mode that found it whose quota has room (else its own)."""
+    for mode in found_by(c):
+        if mode not in quotas or used[mode] < quotas[mode]:
+            return mode
+    return _mode_key(c.mode)
+
+
 def apply_diversity(
     candidates: Sequence[Candidate],
     *,
@@ -45,8 +64,11 @@ def apply_diversity(
 
     Caps (``None`` = no cap): at most ``by_document`` per ``document_id`` (items without one, i.e.
     memory and turns, are not counted), ``by_source`` per ``source_uri`` (empty URIs not counted),
-    ``by_section`` per (``document_id``, ``section_id``), and ``per_mode_k[mode]`` per provenance mode
-    (modes not named are unlimited). Reasons: ``diversity:by_document`` / ``diversity:by_source`` /
+    ``by_section`` per (``document_id``, ``section_id``), and ``per_mode_k[mode]`` per mode (modes not named
+    are unlimited): an item counts against the first mode that found it with room (``found_by``: its
+    provenance mode first), and takes that mode as its provenance — so an item two modes found is not
+    dropped because the stronger one's quota filled first. Reasons: ``diversity:by_document`` /
+    ``diversity:by_source`` /
     ``diversity:by_section``, ``budget:per_mode_k``, ``budget:top_k`` (everything after the top_k-th
     kept item).
     """
@@ -58,7 +80,7 @@ def apply_diversity(
     kept: list[Candidate] = []
     dropped: list[dict[str, Any]] = []
     for c in candidates:
-        mode = _mode_key(c.mode)
+        mode = _quota_mode(c, quotas, modes)
         section = (c.document_id, c.section_id) if c.document_id and c.section_id else None
         if top_k is not None and len(kept) >= top_k:
             dropped.append(_dropped(c, "budget:top_k", f"top_k={top_k}"))
@@ -71,6 +93,8 @@ def apply_diversity(
         elif mode in quotas and modes[mode] >= quotas[mode]:
             dropped.append(_dropped(c, "budget:per_mode_k", f"per_mode_k.{mode}={quotas[mode]}"))
         else:
+            if mode != _mode_key(c.mode):
+                c.mode = Mode(mode)
             kept.append(c)
             if c.document_id:
                 docs[c.document_id] += 1

@@ -1,14 +1,17 @@
 """exact: keyword and phrase search with BM25 over Neo4j's full-text indexes (Lucene, cjk analyzer).
 
-One query per side searched: ``memory_text`` (Memory.text), ``message_text`` (Message.content) and
-``chunk_text`` (Chunk.text, Chunk.section_title), all post-filtered in Cypher (``retrieve/exact_*``). The
-cjk analyzer indexes Chinese as character bigrams and Latin words as lowercase tokens, so Chinese,
-English and mixed queries work alike. User text is escaped (``lucene_query``) and goes in as a parameter.
+One query per side searched: ``memory_text`` (Memory.text) and ``chunk_text`` (Chunk.text,
+Chunk.section_title) with the cjk analyzer, which indexes Chinese as character bigrams and Latin words as
+lowercase tokens (user text escaped by ``lucene_query``); ``message_search`` (Message.search_text) holds
+each message's analyzed terms (``graphbrain.nlp.analysis``: stemmed English, jieba's Chinese words), and
+the query is analyzed the same way (``query_terms``). All post-filtered in Cypher (``retrieve/exact_*``),
+user text only ever as a parameter.
 """
 
 from __future__ import annotations
 
 from graphbrain.contracts import Mode
+from graphbrain.nlp.analysis import query_terms
 from graphbrain.retrieve.base import SIDE_FILE, QueryJob, Retriever, lucene_query
 from graphbrain.retrieve.fuse import RankedList
 from graphbrain.store.base import Tx
@@ -26,10 +29,15 @@ class ExactRetriever(Retriever):
         if query is None:  # only punctuation: there is no word to look for
             return []
 
+        terms = query_terms(job.text)
+
         def work(tx: Tx) -> list[RankedList]:
             out = []
             for side in job.sides:
-                params = {**job.params[side], "query": query}
+                # Turns are indexed as analyzed terms (graphbrain.nlp.analysis); the other sides as text.
+                if side == "turn" and not terms:
+                    continue
+                params = {**job.params[side], "query": query, "terms": terms}
                 rows = self.index_search(tx, f"retrieve/exact_{SIDE_FILE[side]}", params, job.limit)
                 out.append(self.ranked_list(job, side, rows, mode=as_mode, backend="fts"))
             return out

@@ -81,6 +81,7 @@ from graphbrain.contracts import (
     RetrievalPlan,
     Signals,
     SourceType,
+    TimeRange,
     utcnow,
 )
 from graphbrain.embedding import Embedder
@@ -88,14 +89,17 @@ from graphbrain.errors import EmbeddingError
 from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.associative import AssociativeRetriever
 from graphbrain.retrieve.base import SIDE_FILE, SIDES, QueryJob, RetrievalContext, Retriever
+from graphbrain.retrieve.bridges import spread_bridges
 from graphbrain.retrieve.candidate import Candidate, Side
 from graphbrain.retrieve.diversity import apply_diversity
 from graphbrain.retrieve.exact import ExactRetriever
 from graphbrain.retrieve.fuse import RankedList, fuse
 from graphbrain.retrieve.hybrid import HybridRetriever
+from graphbrain.retrieve.neighbours import NEIGHBOUR_POOL, read_neighbours, spread
 from graphbrain.retrieve.relational import RelationalRetriever
 from graphbrain.retrieve.rerank import TIE_EPSILON, get_reranker, tie_break
 from graphbrain.retrieve.semantic import SemanticRetriever
+from graphbrain.retrieve.sifting import evidence_fit, merge_sources
 from graphbrain.retrieve.snippets import make_snippet
 from graphbrain.store.base import Row, Store, Tx
 
@@ -146,17 +150,19 @@ DEFAULT_STATUS = ["active"]
 # Language labels that also admit detect_language's "mixed" (Chinese-English) text.
 _MIXED_ADMITS = frozenset({"zh", "en"})
 
-VECTOR_HINTS = frozenset({"min_similarity"})
+# prefer_time ({"from", "to"}, either optional): the reranker lifts evidence from that time, any mode.
+VECTOR_HINTS = frozenset({"min_similarity", "prefer_time"})
 INFORMATIONAL_HINTS = frozenset({"origin", "reason"})
 HONOURED_HINTS: dict[Mode, frozenset[str]] = {
-    Mode.exact: frozenset(),
+    Mode.exact: frozenset({"prefer_time"}),
     Mode.semantic: VECTOR_HINTS,
     Mode.hybrid: VECTOR_HINTS,
     Mode.associative: VECTOR_HINTS,
-    Mode.relational: frozenset({"hops", "entities"}),
+    Mode.relational: frozenset({"hops", "entities", "prefer_time"}),
 }
 
 MAX_DROPPED_LISTED = 100  # explain.dropped lists this many items; the counts are always complete
+EXPANSION_LIMIT = 50  # hits kept per associative list (candidate_k for the others)
 _SOURCE_TYPES = frozenset({"url", "file", "manual", "memory_snapshot", "other"})
 _KINDS: dict[Side, EvidenceKind] = {
     "memory": "memory_chunk",
@@ -228,7 +234,7 @@ class Settings:
         fusion = Fusion(
             method=fusion.method if _set(fusion, "method") else cfg.fusion.method,
             rrf_k=fusion.rrf_k if _set(fusion, "rrf_k") else cfg.fusion.rrf_k,
-            weights=dict(fusion.weights),
+            weights=dict(fusion.weights) if _set(fusion, "weights") else dict(cfg.fusion.weights),
         )
         rr = ranking.rerank
         return cls(
@@ -296,6 +302,7 @@ class Executor:
         config: BrainConfig | RetrievalConfig,
         store: Store,
         embedder_factory: Callable[[], Embedder],
+        english_factory: Callable[[], Embedder | None] | None = None,
     ) -> None:
         if isinstance(config, BrainConfig):
             self.config: RetrievalConfig = config.policies.retrieval
@@ -307,6 +314,7 @@ class Executor:
             self.rerank_model_path = config.rerank.model_path
         self.store = store
         self.embedder_factory = embedder_factory
+        self.english_factory = english_factory or (lambda: None)
 
     # ------------------------------------------------------------------------------------ the verb
     def retrieve(
@@ -325,6 +333,7 @@ class Executor:
             store=self.store,
             namespace=namespace,
             embedder_factory=self.embedder_factory,
+            english_factory=self.english_factory,
             config=self.config,
             plan=parsed,
             now=clock,
@@ -388,10 +397,20 @@ class Executor:
         Only the head that rerank and the budget can use is hydrated up front; diversity may let a few tail
         items in (their identity is enough to cap them), which are hydrated after it.
         """
+        if any(q.mode == Mode.relational for q in plan.queries):
+            # The conversation's order is graph structure too (NEXT): a relational plan walks it.
+            fused = self._spread(ctx, fused)
         head = head_size(fused, max(settings.rerank_top_n if settings.rerank_enabled else 0, settings.top_k))
         hydrated, gone = self._hydrate(ctx, fused[:head])
+        hydrated, unfit = evidence_fit(hydrated, rerank_query(plan), plan)
         pool = hydrated + list(fused[head:])
         ranked, rerank_explain = self._rerank(pool, plan, settings, ctx.now, report)
+        if settings.rerank_enabled:
+            # One evidence per memory item and its source message (seed §3.4 dedups memory by item id
+            # or turn + message); a plan without rerank gets the fused lists as they are.
+            ranked, merged = merge_sources(ranked)
+            gone += merged
+        gone += unfit
         ranked = tie_break(ranked, plan.ranking.tie_breaker, plan.ranking.source_priority or None)
         quotas: dict[Mode | str, int] = {m: k for m, k in settings.per_mode_k.items()}
         kept, dropped = apply_diversity(
@@ -405,11 +424,21 @@ class Executor:
         done = {id(c) for c in hydrated}
         late = [c for c in kept if id(c) not in done]
         if late:
-            _, late_gone = self._hydrate(ctx, late)
-            gone_ids = {d["id"] for d in late_gone}
+            late_found, late_gone = self._hydrate(ctx, late)
+            _, late_unfit = evidence_fit(late_found, rerank_query(plan), plan)
+            gone_ids = {d["id"] for d in late_gone + late_unfit}
             kept = [c for c in kept if c.id not in gone_ids]
-            gone += late_gone
+            gone += late_gone + late_unfit
         return kept, gone + dropped, rerank_explain
+
+    def _spread(self, ctx: RetrievalContext, fused: Sequence[Candidate]) -> list[Candidate]:
+        """Turns inherit part of the scores of the turns beside them (``retrieve.neighbours``) and of the
+        turns they share a specific entity with (``retrieve.bridges``)."""
+        turns = [str(c.metadata["node_id"]) for c in fused if c.side == "turn"][:NEIGHBOUR_POOL]
+        if not turns:
+            return list(fused)
+        beside = spread(fused, read_neighbours(self.store, ctx.namespace, turns))
+        return spread_bridges(self.store, ctx.namespace, beside)
 
     # ------------------------------------------------------------------------------------ plan level
     def _check_plan_level(self, plan: RetrievalPlan, namespace: str, report: Report) -> None:
@@ -453,6 +482,9 @@ class Executor:
         weight = query.weight
         if query.mode == Mode.associative and not _set(query, "weight"):
             weight = self.config.query_expansion.max_weight
+        limit = settings.candidate_k
+        if query.mode == Mode.associative:
+            limit = min(limit, EXPANSION_LIMIT)  # an expansion adds the long tail: its head is what counts
         return QueryJob(
             index=index,
             query=query.model_copy(update={"filters": merged}),
@@ -460,7 +492,10 @@ class Executor:
             weight=weight,
             sides=sides,
             params=params,
-            limit=settings.candidate_k,
+            # An expansion only adds the long tail: its head is all fusion can use of it.
+            limit=min(settings.candidate_k, EXPANSION_LIMIT)
+            if query.mode == Mode.associative
+            else settings.candidate_k,
             hints=dict(query.hints),
         )
 
@@ -567,7 +602,7 @@ class Executor:
 
     # ------------------------------------------------------------------------------------ search
     def _embed(self, ctx: RetrievalContext, jobs: Sequence[QueryJob], report: Report) -> None:
-        texts = [job.text for job in jobs if job.sides and RETRIEVERS[job.mode].needs_vector]
+        texts = [job.text for job in jobs if job.sides and RETRIEVERS[job.mode].wants_vector(job)]
         if not texts:
             return
         try:
@@ -578,16 +613,18 @@ class Executor:
     def _search(
         self, ctx: RetrievalContext, jobs: Sequence[QueryJob]
     ) -> tuple[list[RankedList], dict[Mode, ModeTally]]:
-        lists: list[RankedList] = []
+        by_job: dict[int, list[RankedList]] = {}
         tallies: dict[Mode, ModeTally] = {}
-        for job in jobs:
+        # Relational jobs run last: the walk seeds from the other modes' best hits (``ctx.found``).
+        for job in sorted(jobs, key=lambda j: j.mode == Mode.relational):
             tally = tallies.setdefault(job.mode, ModeTally())
             t0 = time.perf_counter()
             found = RETRIEVERS[job.mode](ctx).retrieve(job)
             tally.took_ms += (time.perf_counter() - t0) * 1000.0
             tally.candidates += sum(len(lst.candidates) for lst in found)
-            lists.extend(found)
-        return lists, tallies
+            by_job[job.index] = found
+            ctx.found.extend(found)
+        return [lst for job in jobs for lst in by_job.get(job.index, [])], tallies
 
     # ------------------------------------------------------------------------------------ hydrate
     def _hydrate(
@@ -647,6 +684,7 @@ class Executor:
             query_entities=self._query_entities(text, report),
             now=now,
             source_priority=plan.ranking.source_priority or None,
+            prefer_time=preferred_time(plan, report),
         )
         explain |= {
             "ran": reranker.name,
@@ -727,6 +765,22 @@ def head_size(fused: Sequence[Candidate], n: int) -> int:
     return n
 
 
+def preferred_time(plan: RetrievalPlan, report: Report) -> tuple[datetime | None, datetime | None] | None:
+    """The span of the first query's ``hints.prefer_time`` (a malformed one is named as ignored)."""
+    for i, q in enumerate(plan.queries):
+        span = q.hints.get("prefer_time")
+        if span is None:
+            continue
+        try:
+            tr = TimeRange.model_validate(span)
+        except ValueError:
+            report.ignored.append(f"queries[{i}].hints.prefer_time (not a time range)")
+            continue
+        if tr.from_ is not None or tr.to is not None:
+            return (tr.from_, tr.to)
+    return None
+
+
 def rerank_query(plan: RetrievalPlan) -> str:
     """The text the reranker scores against: the plan's heaviest queries (the question, not expansions)."""
     top = max(q.weight for q in plan.queries)
@@ -786,6 +840,8 @@ def _fill(c: Candidate, row: Row) -> None:
         c.source_uri = f"graphbrain://turn/{row.get('turn_node_id')}#{row.get('message_id')}"
         c.source_type = "other"
         c.entities = sorted(set(row.get("message_entities") or []) | set(row.get("turn_entities") or []))
+        c.speaker = row.get("speaker") or None
+        c.filler = bool(row.get("filler"))
         c.metadata |= {
             "role": row.get("role"),
             "turn_node_id": row.get("turn_node_id"),

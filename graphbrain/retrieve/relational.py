@@ -8,7 +8,8 @@
    ref matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only,
    from ``retrieve/relational_fts_*``, whose raw k widens like the exact retriever's: the indexes are
    global, and another tenant's hits must not crowd this namespace's out).
-2. **Neighbourhood** (``retrieve/relational_expand``, one query per hop, all in one read transaction):
+2. **Neighbourhood** (``retrieve/relational_expand``, one query per hop, all in one read transaction,
+   ids, labels and turn counts only; what names a node is read for the hits' paths alone):
    breadth-first over MENTIONS / RELATED_TO / DERIVED_FROM / SUPERSEDES / VERSION_OF / REFERENCES /
    HAS_MESSAGE in either direction, ``policies.retrieval.relational_hops`` hops (``hints.hops`` per
    query), every node checked to be in the namespace — a path never crosses into another tenant, even
@@ -43,10 +44,18 @@ from graphbrain.retrieve.fuse import RankedList
 from graphbrain.store.base import Row, Tx
 
 PPR_ALPHA = 0.85
-FANOUT = 50  # neighbours per node and hop at most
-MAX_FRONTIER = 500  # nodes expanded per hop at most
-MAX_NODES = 5000  # subgraph size at most
+FANOUT = 30  # neighbours per node and hop at most
+MAX_FRONTIER = 100  # nodes expanded per hop at most: the ones the walk's mass reached most
+# An entity more turns than this mention (a speaker, "I", 我们) is walked into, never out of: its tie to
+# any one turn is weak (specificity 1 / ln(2 + turns)) and expanding it reads hundreds of rows.
+HUB_TURNS = 100
+MAX_NODES = 4000  # subgraph size at most
 MAX_SEEDS = 20
+NEXT_WEIGHT = 0.5
+# The best hits of the query's exact and semantic lists seed the walk too: the turn that matched the
+# question is where a chain starts when the question names nothing the graph knows.
+PRIOR_SEEDS = 5
+PRIOR_SEED_WEIGHT = 0.5
 FTS_SEEDS = 5  # full-text seeds kept per index
 FTS_SEED_WEIGHT = 0.5  # a full-text seed weighs at most half an exact name match
 FTS_MIN_SHARE = 0.3  # ... and is kept only when it scores at least this share of the best hit
@@ -144,6 +153,7 @@ class Node:
     depth: int
     parent: str | None = None  # element id of the node it was reached from (breadth-first tree)
     rel: str | None = None  # the relationship type it was reached by
+    named: bool = True  # whether ``row`` holds what names it (a node reached by a hop: not until a path shows it)
 
     @property
     def id(self) -> str:
@@ -162,10 +172,34 @@ class Subgraph:
     edges: dict[tuple[str, str, str], float] = field(default_factory=dict)
 
 
-def edge_weight(rel: str, weight: float) -> float:
-    """RELATED_TO counts co-mentioned turns: more shared turns, a stronger but sub-linear tie."""
+def specificity(row: Mapping[str, Any]) -> float:
+    """How specific an entity is: ``1 / ln(2 + turns that mention it)``; 1.0 for anything else.
+
+    A name in two turns ties those turns strongly; a hub — a speaker, "I", 我们 — mentioned in hundreds
+    ties everything to everything, weakly.
+    """
+    if "Entity" not in set(row.get("labels") or []):
+        return 1.0
+    turns = row.get("turn_count")
+    return 1.0 / math.log(2.0 + float(turns or 0))
+
+
+def _is_hub(row: Mapping[str, Any]) -> bool:
+    return "Entity" in set(row.get("labels") or []) and int(row.get("turn_count") or 0) > HUB_TURNS
+
+
+def edge_weight(rel: str, weight: float, damping: float = 1.0) -> float:
+    """An edge's weight in the walk; ``damping`` is the specificity of the entity it touches.
+
+    MENTIONS: the entity's specificity; RELATED_TO counts co-mentioned turns, a stronger but sub-linear
+    tie (damped as MENTIONS); NEXT, a turn's conversational neighbour, half a mention's weight.
+    """
     if rel == "RELATED_TO":
-        return 1.0 + math.log(max(1.0, weight))
+        return (1.0 + math.log(max(1.0, weight))) * damping
+    if rel == "MENTIONS":
+        return damping
+    if rel == "NEXT":
+        return NEXT_WEIGHT
     return 1.0
 
 
@@ -191,6 +225,13 @@ def explain_path(graph: Subgraph, eid: str) -> list[str]:
     """The breadth-first path from the node's seed to the node, as alternating node / relationship names."""
     steps: list[str] = []
     node: Node | None = graph.nodes[eid]
+    if node is not None and node.parent is None and "Message" in node.labels:
+        # A message that is itself a seed (one of the best exact or semantic hits) is explained by the
+        # thing the question named that it mentions, when there is one: "entity:docker → MENTIONS → it".
+        # (A memory key or a ref the query spells out is its own explanation.)
+        named = _named_neighbour(graph, eid)
+        if named is not None:
+            return [node_label(graph.nodes[named[0]].row), named[1], node_label(node.row)]
     while node is not None:
         steps.append(node_label(node.row))
         if node.parent is None:
@@ -198,6 +239,41 @@ def explain_path(graph: Subgraph, eid: str) -> list[str]:
         steps.append(str(node.rel))
         node = graph.nodes.get(node.parent)
     return list(reversed(steps))
+
+
+def name_path_nodes(tx: Tx, graph: Subgraph, eids: Sequence[str]) -> None:
+    """Read what names the nodes on these nodes' paths (``node_label``), in one query: the walk reads
+    only ids, labels and turn counts for the thousands of nodes it touches."""
+    wanted: set[str] = set()
+    for eid in eids:
+        named = _named_neighbour(graph, eid) if graph.nodes[eid].parent is None else None
+        if named is not None:
+            wanted.add(named[0])
+        node: Node | None = graph.nodes[eid]
+        while node is not None:
+            wanted.add(node.eid)
+            node = graph.nodes.get(node.parent) if node.parent is not None else None
+    missing = sorted(e for e in wanted if not graph.nodes[e].named)
+    for row in tx.run("retrieve/relational_names", {"eids": missing}) if missing else []:
+        node = graph.nodes[str(row["eid"])]
+        node.row = {**node.row, **{k: v for k, v in row.items() if k != "eid"}}
+        node.named = True
+
+
+def _named_neighbour(graph: Subgraph, eid: str) -> tuple[str, str] | None:
+    """The heaviest entity seed next to ``eid`` (element id, relationship type), or None."""
+    best: tuple[tuple[float, str], str, str] | None = None
+    for (a, b, rel), _ in graph.edges.items():
+        if eid not in (a, b):
+            continue
+        other = b if a == eid else a
+        near = graph.nodes.get(other)
+        if near is None or other not in graph.seeds or near.parent is not None or "Entity" not in near.labels:
+            continue
+        rank = (-graph.seeds[other], other)
+        if best is None or rank < best[0]:
+            best = (rank, other, rel)
+    return None if best is None else (best[1], best[2])
 
 
 def personalised_pagerank(graph: Subgraph) -> dict[str, float]:
@@ -249,7 +325,8 @@ class RelationalRetriever(Retriever):
                 "seeded from the query's words only"
             )
             spec = _with_tokens(job.text, set(), set(), names)
-        graph = self.ctx.store.read(lambda tx: self.traverse(tx, spec, self.hops(job)))
+        prior = self.prior_seeds(job)
+        graph = self.ctx.store.read(lambda tx: self.traverse(tx, spec, self.hops(job), prior))
         if not graph.seeds:
             self.ctx.warnings.append(
                 f"queries[{job.index}] (relational): the query names no entity, task, decision or ref "
@@ -275,6 +352,7 @@ class RelationalRetriever(Retriever):
                     ({**r, "score": scores[by_id[str(r["id"])].eid]} for r in rows),
                     key=lambda r: (-float(r["score"]), str(r["id"])),
                 )[: job.limit]
+                name_path_nodes(tx, graph, [by_id[str(r["id"])].eid for r in hits])
                 paths = {str(r["id"]): explain_path(graph, by_id[str(r["id"])].eid) for r in hits}
                 out.append(self.ranked_list(job, side, hits, paths=paths))
             return out
@@ -287,8 +365,31 @@ class RelationalRetriever(Retriever):
             return max(1, min(MAX_HOPS, hinted))
         return self.ctx.config.relational_hops
 
-    def traverse(self, tx: Tx, spec: SeedSpec, hops: int) -> Subgraph:
-        """Seeds, then ``hops`` breadth-first hops, in one transaction (element ids stay valid in it)."""
+    def prior_seeds(self, job: QueryJob) -> dict[Side, dict[str, float]]:
+        """The best exact and semantic hits of this query's text (side → node id → weight)."""
+        out: dict[Side, dict[str, float]] = {"turn": {}, "memory": {}}
+        for lst in self.ctx.found:
+            if lst.query_text != job.text or lst.mode not in (Mode.exact, Mode.semantic, Mode.hybrid):
+                continue
+            top = lst.candidates[:PRIOR_SEEDS]
+            best = max((c.raw_score for c in top), default=0.0)
+            for c in top:
+                if c.side not in out or best <= 0:
+                    continue
+                node = str(c.metadata["node_id"])
+                weight = PRIOR_SEED_WEIGHT * c.raw_score / best
+                out[c.side][node] = max(out[c.side].get(node, 0.0), weight)
+        return out
+
+    def traverse(
+        self, tx: Tx, spec: SeedSpec, hops: int, prior: Mapping[Side, Mapping[str, float]] | None = None
+    ) -> Subgraph:
+        """Seeds, then ``hops`` hops, in one transaction (element ids stay valid in it).
+
+        Each hop expands the ``MAX_FRONTIER`` nodes the walk's mass reached most (a push-style
+        approximation of the PageRank that ranks them afterwards): a node passes its mass on, split
+        over its edges by weight, so hubs spread thin and specific links carry.
+        """
         graph = Subgraph()
         rows = tx.run(
             "retrieve/relational_seeds",
@@ -299,9 +400,28 @@ class RelationalRetriever(Retriever):
             for name in FTS_SEED_QUERIES:
                 rows += self.index_search(tx, name, {"namespace": self.ctx.namespace, "fts": spec.fts}, FTS_SEEDS)
         for eid, (weight, row) in select_seeds(rows).items():
-            graph.seeds[eid] = weight
+            graph.seeds[eid] = weight * specificity(row)
             graph.nodes[eid] = Node(eid=eid, row=row, depth=0)
-        frontier = sorted(graph.seeds, key=lambda e: (-graph.seeds[e], graph.nodes[e].id))
+        if prior and any(prior.values()):
+            found = tx.run(
+                "retrieve/relational_nodes",
+                {
+                    "namespace": self.ctx.namespace,
+                    "messages": sorted(prior.get("turn", {})),
+                    "memories": sorted(prior.get("memory", {})),
+                },
+            )
+            for row in found:
+                side: Side = "turn" if "Message" in (row.get("labels") or []) else "memory"
+                weight = prior.get(side, {}).get(str(row["id"]), 0.0)
+                eid = row["eid"]
+                if weight > graph.seeds.get(eid, 0.0):
+                    graph.seeds[eid] = weight
+                graph.nodes.setdefault(eid, Node(eid=eid, row=row, depth=0))
+        mass = dict(graph.seeds)
+        frontier = sorted(
+            (e for e in graph.seeds if not _is_hub(graph.nodes[e].row)), key=lambda e: (-mass[e], graph.nodes[e].id)
+        )[:MAX_FRONTIER]
         for hop in range(1, hops + 1):
             if not frontier:
                 break
@@ -311,15 +431,25 @@ class RelationalRetriever(Retriever):
             )
             position = {eid: i for i, eid in enumerate(frontier)}
             expanded.sort(key=lambda r: (position[r["src"]], r["rel"], str(r["id"])))
-            discovered: list[str] = []
+            weights: dict[str, list[tuple[str, str, float]]] = {}
             for r in expanded:
                 src, dst, rel = r["src"], r["dst"], r["rel"]
                 if dst not in graph.nodes:
                     if len(graph.nodes) >= MAX_NODES:
                         continue
-                    graph.nodes[dst] = Node(eid=dst, row=r, depth=hop, parent=src, rel=rel)
-                    discovered.append(dst)
+                    graph.nodes[dst] = Node(eid=dst, row=r, depth=hop, parent=src, rel=rel, named=False)
+                damping = min(specificity(graph.nodes[src].row), specificity(r))
+                w = edge_weight(rel, float(r["weight"]), damping)
                 u, v = sorted((src, dst))
-                graph.edges[(u, v, rel)] = edge_weight(rel, float(r["weight"]))
-            frontier = discovered[:MAX_FRONTIER]
+                graph.edges[(u, v, rel)] = w
+                weights.setdefault(src, []).append((dst, rel, w))
+            pushed: dict[str, float] = {}
+            for src, out in weights.items():
+                total = sum(w for _, _, w in out)
+                for dst, _, w in out:
+                    pushed[dst] = pushed.get(dst, 0.0) + mass.get(src, 0.0) * PPR_ALPHA * w / total
+            for eid, m in pushed.items():
+                mass[eid] = mass.get(eid, 0.0) + m
+            reached = [e for e in pushed if graph.nodes[e].depth == hop and not _is_hub(graph.nodes[e].row)]
+            frontier = sorted(reached, key=lambda e: (-mass[e], graph.nodes[e].id))[:MAX_FRONTIER]
         return graph

@@ -1,9 +1,17 @@
-"""semantic: nearest neighbours over Neo4j's vector indexes (HNSW, cosine).
+"""semantic: nearest neighbours over the vector indexes (HNSW, cosine), one model per language family.
 
-One query per side searched: ``memory_embedding``, ``message_embedding`` and ``chunk_embedding``, all
-post-filtered in Cypher (``retrieve/semantic_*``) with oversampling (see ``base.index_search``). The
-query's vector comes from the context, where the executor embedded every query text of the plan in
-one embedder call.
+Every text has a vector of the main model (``embedding``: multilingual, so Chinese and cross-language
+queries work); English and mixed text also one of the English model (``embedding.english``, stronger on
+English). A query searches, per side (``retrieve/semantic_*``, post-filtered in Cypher with
+oversampling, see ``base.index_search``):
+
+- **English** query: the English model's index, and the main model's for what the English model cannot
+  read — on the turn side the messages that are not English (Chinese answers to an English question,
+  at ``CROSS_LANGUAGE_WEIGHT``: fused by min-max, the best of a few Chinese messages would otherwise count
+  as much as the best English match), elsewhere everything, at ``MAIN_WEIGHT_FOR_ENGLISH`` of the
+  query's weight (the English model ranks English text better, so the main model only adds);
+- **Chinese** query: the main model's index (Chinese and English text alike: the model is cross-lingual);
+- **mixed** query: both, each at full weight.
 
 A nearest neighbour exists for any query, however unrelated, so hits below a similarity floor are
 dropped: cosine ``DEFAULT_MIN_SIMILARITY`` (0.2) unless the query's ``hints.min_similarity`` says
@@ -13,12 +21,18 @@ and translations (Chinese ↔ English) about 0.25–0.6.
 
 from __future__ import annotations
 
+from typing import Any
+
 from graphbrain.contracts import Mode
-from graphbrain.retrieve.base import SIDE_FILE, QueryJob, Retriever
+from graphbrain.retrieve.base import SIDE_FILE, QueryJob, Retriever, query_language
+from graphbrain.retrieve.candidate import Side
 from graphbrain.retrieve.fuse import RankedList
 from graphbrain.store.base import Tx
 
 DEFAULT_MIN_SIMILARITY = 0.2
+MAIN_WEIGHT_FOR_ENGLISH = 0.25
+CROSS_LANGUAGE_WEIGHT = 0.5
+NOT_ENGLISH = ["zh", "mixed", "other"]
 
 
 def min_similarity(job: QueryJob) -> float:
@@ -36,20 +50,36 @@ class SemanticRetriever(Retriever):
     def search(self, job: QueryJob) -> list[RankedList]:
         return self.lists(job, self.mode)
 
+    def searches(self, job: QueryJob, side: Side) -> list[tuple[str, list[float], dict[str, Any], float]]:
+        """(model, vector, extra parameters, weight factor) of each index search for ``side``."""
+        main, english = self.ctx.vector(job.text), self.ctx.vector_en(job.text)
+        out: list[tuple[str, list[float], dict[str, Any], float]] = []
+        if english is not None:
+            out.append(("english", english, {}, 1.0))
+        if main is not None:
+            if english is not None and query_language(job.text) == "en":
+                if side == "turn" and job.params[side].get("languages") is None:
+                    out.append(("main", main, {"languages": NOT_ENGLISH}, CROSS_LANGUAGE_WEIGHT))
+                elif side != "turn":
+                    out.append(("main", main, {}, MAIN_WEIGHT_FOR_ENGLISH))
+            else:
+                out.append(("main", main, {}, 1.0))
+        return out
+
     def lists(self, job: QueryJob, as_mode: Mode) -> list[RankedList]:
         """The vector lists of ``job``, reported as ``as_mode`` (hybrid and associative reuse them)."""
-        vector = self.ctx.vector(job.text)
-        if vector is None:  # embedding failed for this plan; the executor already warned
-            return []
-        # Neo4j's cosine score is (1 + cos) / 2.
+        # Neo4j's cosine score is (1 + cos) / 2 (the FalkorDB queries return the same).
         min_score = (1.0 + min_similarity(job)) / 2.0
 
         def work(tx: Tx) -> list[RankedList]:
             out = []
             for side in job.sides:
-                params = {**job.params[side], "vector": vector, "min_score": min_score}
-                rows = self.index_search(tx, f"retrieve/semantic_{SIDE_FILE[side]}", params, job.limit)
-                out.append(self.ranked_list(job, side, rows, mode=as_mode, backend="vector"))
+                for model, vector, extra, factor in self.searches(job, side):
+                    params = {**job.params[side], **extra, "vector": vector, "min_score": min_score, "model": model}
+                    rows = self.index_search(tx, f"retrieve/semantic_{SIDE_FILE[side]}", params, job.limit)
+                    lst = self.ranked_list(job, side, rows, mode=as_mode, backend="vector")
+                    lst.weight = job.weight * factor
+                    out.append(lst)
             return out
 
         return self.ctx.store.read(work)

@@ -20,14 +20,14 @@ import bisect
 import re
 from typing import Literal
 
+from graphbrain.nlp.chars import CJK_CLASS
 from graphbrain.retrieve.candidate import Candidate
 
 SnippetPolicy = Literal["l0", "l1", "l2", "auto"]
 
 ELLIPSIS = "…"
 
-# Han (with extensions A and B and compatibility ideographs), kana, Hangul syllables.
-CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af\U00020000-\U0002a6df"
+# Han, kana, Hangul syllables: graphbrain.nlp.chars.CJK_CLASS.
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 # A Latin (or other non-CJK alphabet) word: letters and digits, not "_", not CJK.
 _WORD = re.compile(rf"[^\W_{CJK_CLASS}]+")

@@ -399,9 +399,8 @@ def test_plans_have_the_seed_defaults() -> None:
         assert plan.budget.top_k == 30 and plan.budget.candidate_k == 200
         assert plan.debug.caller == {"app": "graphbrain", "session_id": "s1"}
         assert plan.output.max_snippet_chars == 800
-        assert plan.global_filters.time_range is not None
-        assert plan.global_filters.time_range.from_ == utc(2026, 2, 9)
-        assert plan.ranking.fusion.method == "rrf" and plan.ranking.fusion.rrf_k == 60
+        assert plan.ranking.fusion.method == "weighted_sum" and plan.ranking.fusion.rrf_k == 60
+        assert plan.ranking.fusion.weights == {"exact": 0.5, "semantic": 0.5, "relational": 0.2, "associative": 0.2}
         # valid on the wire, nothing unknown
         again = RetrievalPlan.parse(plan.model_dump(mode="json", by_alias=True))
         assert again == plan and again.unknown_fields() == []
@@ -413,6 +412,12 @@ def test_plans_have_the_seed_defaults() -> None:
         (Mode.associative, 0.8),
     ]
     assert memory.global_filters.scope == ["memory", "turns"]
+    # the conversation side prefers the named time (a boost); the resource side filters by it
+    assert memory.global_filters.time_range is None
+    for query in memory.queries[:3]:
+        assert query.hints["prefer_time"]["from"].startswith("2026-02-09")
+    assert resource.global_filters.time_range is not None
+    assert resource.global_filters.time_range.from_ == utc(2026, 2, 9)
     assert memory.global_filters.source_uri_prefix is None  # scope filters are for resources
     assert memory.budget.per_mode_k == {Mode.exact: 10, Mode.semantic: 10, Mode.relational: 10, Mode.associative: 10}
 

@@ -30,11 +30,15 @@ NOW = datetime(2026, 2, 20, tzinfo=UTC)
 
 
 def test_query_term_coverage_beats_none(make_candidate: MakeCandidate) -> None:
+    # Coverage is always measured (explain shows it) but weighs nothing by default: BM25 counts the
+    # query's terms already. Given a weight, it breaks a tie.
     hit = make_candidate("hit", text="Neo4j vector index configuration", score=0.5)
     miss = make_candidate("miss", text="A recipe for pancakes", score=0.5)
-    out = FeatureReranker().rerank("neo4j vector index", [miss, hit], top_n=10, now=NOW)
-    assert [c.id for c in out] == ["hit", "miss"]
+    FeatureReranker().rerank("neo4j vector index", [miss, hit], top_n=10, now=NOW)
     assert hit.features["coverage"] == 1.0 and miss.features["coverage"] == 0.0
+    assert hit.score == miss.score
+    out = FeatureReranker(FeatureWeights(coverage=0.25)).rerank("neo4j vector index", [miss, hit], 10, now=NOW)
+    assert [c.id for c in out] == ["hit", "miss"]
     assert hit.signals["rerank_score"] == hit.score > miss.score
 
 
@@ -98,8 +102,9 @@ def test_fused_score_is_the_biggest_feature(make_candidate: MakeCandidate) -> No
 def test_the_formula(make_candidate: MakeCandidate) -> None:
     c = make_candidate("c", text="alpha beta", score=2.0, at=NOW - timedelta(days=30), source_type="url")
     FeatureReranker().rerank("alpha gamma", [c], 10, now=NOW)
-    # fused 1.0, coverage 1/2, entities 0, recency 0.5, source url 0.9, status active
-    expected = 0.40 * 1.0 + 0.25 * 0.5 + 0.15 * 0 + 0.10 * 0.5 + 0.10 * 0.9
+    # fused 1.0, speaker 0, coverage 1/2 (weight 0), entities 0, recency 0.5, source url 0.9, in_time 0,
+    # status active; divided by the sum of the weights (1 + 0.2 + 0 + 0.05 + 0.05 + 0.05 + 0.2)
+    expected = (1.0 * 1.0 + 0.05 * 0.5 + 0.05 * 0.9) / 1.55
     assert c.score == pytest.approx(expected)
 
 
@@ -110,7 +115,7 @@ def test_source_priority(make_candidate: MakeCandidate) -> None:
     turn = make_candidate("t", side="turn")
     assert source_priority_of(file_c) == 1.0 and source_priority_of(url_c) == 0.9
     assert source_priority_of(url_c, {"url": 0.2}) == 0.2
-    assert source_priority_of(mem) == 0.85 and source_priority_of(turn) == 0.7
+    assert source_priority_of(mem) == 0.7 and source_priority_of(turn) == 0.7  # no prior lifts an item
     assert source_priority_of(mem, {"memory": 0.1}) == 0.1
     assert source_priority_of(make_candidate("o", source_type="other")) == 0.5
 

@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphbrain import Brain
+from graphbrain.commit.searchable import is_english, prepare_messages
 from graphbrain.ids import content_hash, stable_id
 from graphbrain.nlp import detect_language
 
@@ -87,6 +88,7 @@ class _Builder:
         self.sessions: list[dict[str, Any]] = []
         self.turn_rows: list[dict[str, Any]] = []
         self.messages: list[dict[str, Any]] = []
+        self._last_content: dict[str, str | None] = {}  # session -> its last message so far
         self.memories: list[dict[str, Any]] = []
         self.documents: list[dict[str, Any]] = []
         self.sections: list[dict[str, Any]] = []
@@ -115,6 +117,7 @@ class _Builder:
         turn_node = stable_id("turn", self.ns, session_id, turn_id)
         roles = ["user", "assistant"]
         lines = []
+        first = len(self.messages)
         for pos, content in enumerate(texts):
             role = roles[pos % 2]
             message_id = f"{turn_id}:{pos}"
@@ -136,6 +139,13 @@ class _Builder:
             self.out.ids[f"{handle}.{pos}"] = msg_node
             self.edges.append({"src": turn_node, "dst": msg_node, "type": "HAS_MESSAGE", "props": {"position": pos}})
             lines.append(f"{role}: {content}")
+        # search_text / filler exactly as commit_turn writes them (the message before is this session's last)
+        rows = self.messages[first:]
+        previous = self._last_content.get(session_id)
+        prepare_messages(rows, at=when, previous=previous)
+        for row in rows:
+            row.pop("embed_text")
+        self._last_content[session_id] = texts[-1] if texts else previous
         self.turn_rows.append(
             {
                 "id": turn_node,
@@ -359,6 +369,14 @@ class _Builder:
             m["props"]["embedding"] = next(it)
         for c in self.chunks:
             c["embedding"] = next(it)
+        # The English model's vectors, on English and mixed text, as commit and ingest write them.
+        english = self.brain.english_embedder
+        rows = [m for m in self.messages if is_english(m["content"])]
+        rows += [m["props"] for m in self.memories if is_english(m["props"]["text"])]
+        rows += [c for c in self.chunks if is_english(c["text"])]
+        if english is not None and rows:
+            for row, vec in zip(rows, english.embed([r.get("content") or r["text"] for r in rows]), strict=True):
+                row["embedding_en"] = vec
         cy = self.brain.store.cypher
         cy("UNWIND $rows AS r CREATE (n:Session) SET n = r", {"rows": self.sessions}, write=True)
         cy("UNWIND $rows AS r CREATE (n:Turn) SET n = r", {"rows": self.turn_rows}, write=True)
@@ -711,7 +729,7 @@ def evidence_ids(pack: Any) -> list[str]:
 
 # Budget and ranking that leave fusion's order alone: no rerank, no tie-break, no caps.
 PLAIN_RANKING: dict[str, Any] = {
-    "fusion": {"method": "rrf", "rrf_k": 60},
+    "fusion": {"method": "rrf", "rrf_k": 60, "weights": {}},  # equal weights, not the config's per-mode ones
     "rerank": {"enabled": False},
     "tie_breaker": "none",
 }

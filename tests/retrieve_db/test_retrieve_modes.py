@@ -40,7 +40,10 @@ def test_exact_finds_the_words_and_nothing_else(g: SeededGraph, run: Run) -> Non
     zh = run(plan(q("余弦相似度", "exact")))
     zh_ids = evidence_ids(zh)
     assert g.message("t3.0") in zh_ids and g.message("t3.1") in zh_ids
-    assert g.message("t4.0") not in zh_ids  # the walk in the park
+    # The walk in the park follows the cosine talk: its search text holds the message before it, so it
+    # may match through that context, but never above both messages that say the words themselves.
+    if g.message("t4.0") in zh_ids:
+        assert zh_ids.index(g.message("t4.0")) > min(zh_ids.index(g.message("t3.0")), zh_ids.index(g.message("t3.1")))
     assert all("fts_score" in ev.signals.model_dump(exclude_none=True) for ev in zh.evidences)
 
 
@@ -64,7 +67,7 @@ def test_semantic_finds_meaning_across_languages(g: SeededGraph, run: Run) -> No
 
 
 def test_hybrid_fuses_exact_and_semantic(g: SeededGraph, run: Run) -> None:
-    pack = run(plan(q("Neo4j graph store", "hybrid")))
+    pack = run(plan(q("Neo4j graph store", "hybrid"), ranking={"fusion": {"method": "rrf"}}))
     by_id = {ev.id: ev for ev in pack.evidences}
     both = by_id[g.message("t2.1")]  # "Recorded: Neo4j 5.26 is the graph store."
     signals = both.signals.model_dump(exclude_none=True)
@@ -151,7 +154,7 @@ def test_associative_expansions_weigh_less(g: SeededGraph, run: Run) -> None:
         plan(
             q("page cache hit ratio", "exact", filters={"scope": ["resources"]}),
             q("garbage collection pauses", "associative", filters={"scope": ["resources"]}),
-            ranking={"rerank": {"enabled": False}, "tie_breaker": "none"},
+            ranking={"fusion": {"method": "rrf", "weights": {}}, "rerank": {"enabled": False}, "tie_breaker": "none"},
             debug={"trace": True},
         )
     )

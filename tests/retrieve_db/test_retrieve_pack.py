@@ -48,7 +48,15 @@ def test_evidence_ids_uris_and_refs(g: SeededGraph, run: Run) -> None:
     assert mem.ref == {"memory_item_id": g.ids["dec_storage"], "session_id": "sess-1", "turn_id": "t-002",
                        "message_id": "t-002:0"}  # fmt: skip
 
-    turn = by_id[g.message("t2.0")]
+    # The decision and the message it was distilled from are one evidence: the item is cited, the
+    # message's words beside it; with rerank off (the fused lists as they are) the message is its own.
+    assert g.message("t2.0") not in by_id
+    assert {"id": g.message("t2.0"), "reason": "merged"}.items() <= next(
+        d for d in pack.explain.dropped if d["id"] == g.message("t2.0")
+    ).items()
+    assert "Neo4j 5.26" in mem.snippet.split("\n— ", 1)[1]
+    plain = run(plan(q("Neo4j 5.26 dump", "exact"), ranking={"rerank": {"enabled": False}}))
+    turn = {ev.id: ev for ev in plain.evidences}[g.message("t2.0")]
     assert turn.kind == "memory_chunk"
     assert turn.source_uri == f"graphbrain://turn/{g.turns['t2']}#t-002:0"
     assert turn.ref["turn_id"] == "t-002" and turn.ref["message_id"] == "t-002:0"
@@ -117,7 +125,8 @@ def test_diversity_caps_hold(g: SeededGraph, run: Run) -> None:
     per_doc = Counter(ev.document_id for ev in pack.evidences if ev.document_id)
     assert per_doc[ops] == 3  # five sections mention Neo4j
     assert pack.explain.diversity["dropped"]["diversity:by_document"] == 2
-    assert {d["reason"] for d in pack.explain.dropped} == {"diversity:by_document"}
+    # ... and the messages that memory items were distilled from, merged into their items
+    assert {d["reason"] for d in pack.explain.dropped} <= {"diversity:by_document", "merged"}
 
     one = run(plan(q("Neo4j", "exact"), budget={"diversity": {"by_document": 1}}))
     assert max(Counter(ev.document_id for ev in one.evidences if ev.document_id).values()) == 1
