@@ -7,8 +7,10 @@ import pytest
 from graphbrain import Brain
 from graphbrain.store.base import SCHEMA_VERSION
 
-EXPECTED_FULLTEXT = {"memory_text", "message_text", "chunk_text", "entity_names"}
+EXPECTED_FULLTEXT = {"memory_text", "message_search", "chunk_text", "entity_names"}
 EXPECTED_VECTOR = {"memory_embedding", "message_embedding", "chunk_embedding"}
+# The English model's indexes (embedding.english), beside the main model's.
+EXPECTED_VECTOR_EN = {"memory_embedding_en", "message_embedding_en", "chunk_embedding_en"}
 
 
 def test_init_twice_is_safe(brain: Brain) -> None:
@@ -16,7 +18,7 @@ def test_init_twice_is_safe(brain: Brain) -> None:
     second = brain.init_schema()
     assert first.version == second.version == SCHEMA_VERSION
     names = {i["name"] for i in second.indexes}
-    assert names >= EXPECTED_FULLTEXT | EXPECTED_VECTOR
+    assert names >= EXPECTED_FULLTEXT | EXPECTED_VECTOR | EXPECTED_VECTOR_EN
     assert all(i["state"] == "ONLINE" for i in second.indexes)
     assert [i["name"] for i in first.indexes] == [i["name"] for i in second.indexes]
     brain.check_schema()
@@ -27,9 +29,14 @@ def test_indexes_configured(brain: Brain) -> None:
     for name in EXPECTED_VECTOR:
         assert by_name[name]["type"] == "VECTOR"
         assert int(by_name[name]["dimension"]) == brain.config.embedding.dimension
-    for name in EXPECTED_FULLTEXT:
+    for name in EXPECTED_VECTOR_EN:
+        assert by_name[name]["type"] == "VECTOR"
+        assert int(by_name[name]["dimension"]) == brain.config.embedding.english.dimension
+    for name in EXPECTED_FULLTEXT - {"message_search"}:
         assert by_name[name]["type"] == "FULLTEXT"
         assert by_name[name]["analyzer"] == "cjk"
+    # messages are indexed as the analyzer's terms already (graphbrain.nlp.analysis)
+    assert by_name["message_search"]["analyzer"] == "whitespace"
 
 
 def test_every_id_has_a_uniqueness_constraint(brain: Brain) -> None:

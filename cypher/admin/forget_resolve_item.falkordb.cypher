@@ -1,5 +1,6 @@
-// forget an item: the key an item id (or a key) names inside $namespace, how many versions it has, and,
-// for an entity, its canonical names (Turn.entity_keys holds those). FalkorDB: a UNION subquery's columns
+// forget an item: the key an item id (or a key) names inside $namespace, how many versions it has, for an
+// entity its canonical names (Turn.entity_keys holds those), and what each version says (to find the
+// summaries and traces that quote it). FalkorDB: a UNION subquery's columns
 // reach a later WHERE only through a WITH.
 CALL {
   MATCH (m:Memory) WHERE m.id = $item_id AND m.namespace = $namespace
@@ -11,4 +12,6 @@ CALL {
 WITH DISTINCT key
 MATCH (v:Memory)
 WHERE v.namespace = $namespace AND v.key = key
-RETURN key, [c IN collect(DISTINCT v.canonical) WHERE c IS NOT NULL] AS canonicals, count(v) AS versions
+RETURN key, [c IN collect(DISTINCT v.canonical) WHERE c IS NOT NULL] AS canonicals, count(v) AS versions,
+       collect({id: v.id, key: v.key, type: v.type, text: v.text, value_json: v.value_json, name: v.name,
+                aliases: v.aliases}) AS items

@@ -2,13 +2,15 @@
 // net for an interrupted forget: the turn batches already dropped the ones they orphaned); and, for the
 // ones still mentioned elsewhere, provenance that no longer names the forgotten session: the earliest
 // remaining turn (and message) that mentions them, or null. (FalkorDB: CALL { WITH ... } imports, a
-// pattern predicate for NOT EXISTS {}.)
+// pattern predicate for NOT EXISTS {}. The first subquery MATCHes: after an OPTIONAL MATCH that found no
+// entity, the indexed MemoryKey lookup on e.key fails the whole query with "_AR_EXP_UpdateEntityIdx: No
+// record was given to locate a value with alias e"; its count still gives the one row.)
 OPTIONAL MATCH (s:Session)
 WHERE s.namespace = $namespace AND s.session_id = $session_id
 DETACH DELETE s
 WITH count(s) AS sessions
 CALL {
-  OPTIONAL MATCH (e:Entity)
+  MATCH (e:Entity)
   WHERE e.namespace = $namespace AND e.source_session_id = $session_id AND NOT ()-[:MENTIONS]->(e)
   OPTIONAL MATCH (l:MemoryKey {id: $namespace + '|' + e.key})
   DETACH DELETE l, e

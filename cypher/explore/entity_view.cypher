@@ -1,7 +1,7 @@
 // entity: one Entity with its neighbourhood, all inside $namespace: related entities (RELATED_TO, both
 // directions: a pair is stored once), the tasks and decisions that mention it (the current version of
-// each such key), the turns that mention it (newest first, with a snippet of the first message that
-// does), the documents whose chunks mention it, and a timeline of every mention (the newest
+// each such key), the turns that mention it (newest first, the start of their text, and a snippet of the first message
+// that does), the documents whose chunks mention it, and a timeline of every mention (the newest
 // $timeline_limit, oldest first).
 MATCH (e:Entity {id: $entity_id})
 WHERE e.namespace = $namespace
@@ -38,6 +38,7 @@ CALL (e) {
            CASE WHEN msg IS NULL THEN null ELSE substring(msg.content, from, 240) END AS snippet
   }
   RETURN collect({session_id: t.session_id, turn_id: t.turn_id, seq: t.seq, at: t.at, count: r.count,
+                  text: substring(t.text, 0, 400),
                   message_id: message_id, role: role, snippet: snippet}) AS turns
 }
 CALL (e) {

@@ -22,6 +22,8 @@ CALL () {
   WITH node AS e, score WHERE e.namespace = $namespace
   RETURN e, 2 AS rank, score, 'fulltext' AS via
 }
+// Candidates (never through the entity gate) are not entities a person looks up.
+WITH e, rank, score, via WHERE coalesce(e.status, 'active') <> 'candidate'
 WITH e, rank, score, via ORDER BY rank, score DESC, coalesce(e.mention_count, 0) DESC, e.id
 LIMIT $limit
 RETURN e.id AS id, e.key AS key, e.name AS name, e.kind AS kind, e.canonical AS canonical,

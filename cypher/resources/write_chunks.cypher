@@ -8,5 +8,6 @@ CREATE (k:Chunk {id: c.id, namespace: $namespace, document_id: $document_id, sec
                  offset_end: c.offset_end, page: c.page, section_title: c.section_title,
                  content_hash: c.content_hash, language: $language, embedding: c.embedding,
                  title: $title, source_uri: $source_uri, source_type: $source_type, updated_at: $now})
+FOREACH (_ IN CASE WHEN c.embedding_en IS NULL THEN [] ELSE [1] END | SET k.embedding_en = c.embedding_en)
 CREATE (s)-[:HAS_CHUNK]->(k)
 RETURN count(k) AS chunks

@@ -8,6 +8,8 @@ CREATE INDEX FOR (n:ToolCall) ON (n.id);
 CREATE INDEX FOR (n:Ref) ON (n.id);
 CREATE INDEX FOR (n:Memory) ON (n.id);
 CREATE INDEX FOR (n:Memory) ON (n.active_key);
+// MemoryKey nodes are the per-key write locks: one per id, found by index (schema v2, as on Neo4j).
+CREATE INDEX FOR (n:MemoryKey) ON (n.id);
 CREATE INDEX FOR (n:Entity) ON (n.id);
 CREATE INDEX FOR (n:Summary) ON (n.id);
 CREATE INDEX FOR (n:CommitTrace) ON (n.id);

@@ -14,8 +14,11 @@ CREATE INDEX commit_trace_ns IF NOT EXISTS FOR (n:CommitTrace) ON (n.namespace, 
 // Latin text, so mixed Chinese/English text is searchable in both.
 CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (n:Memory) ON EACH [n.text]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
-CREATE FULLTEXT INDEX message_text IF NOT EXISTS FOR (n:Message) ON EACH [n.content]
-  OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
+// Messages are searched by their analyzed search_text (graphbrain.nlp.analysis: stemmed English words,
+// jieba's Chinese words, the speaker, the day and the message before), already split into terms, so the
+// index only splits on spaces: Lucene and FalkorDB's RediSearch index the very same terms.
+CREATE FULLTEXT INDEX message_search IF NOT EXISTS FOR (n:Message) ON EACH [n.search_text]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}};
 CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.section_title]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.aliases_text]
@@ -26,5 +29,12 @@ CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (n:Memory) ON n.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: {{dimension}}, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX message_embedding IF NOT EXISTS FOR (n:Message) ON n.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: {{dimension}}, `vector.similarity_function`: 'cosine'}};
+// The English model's vectors (embedding.english), on English and mixed text only.
+CREATE VECTOR INDEX message_embedding_en IF NOT EXISTS FOR (n:Message) ON n.embedding_en
+  OPTIONS {indexConfig: {`vector.dimensions`: {{english_dimension}}, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX memory_embedding_en IF NOT EXISTS FOR (n:Memory) ON n.embedding_en
+  OPTIONS {indexConfig: {`vector.dimensions`: {{english_dimension}}, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX chunk_embedding_en IF NOT EXISTS FOR (n:Chunk) ON n.embedding_en
+  OPTIONS {indexConfig: {`vector.dimensions`: {{english_dimension}}, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (n:Chunk) ON n.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: {{dimension}}, `vector.similarity_function`: 'cosine'}};

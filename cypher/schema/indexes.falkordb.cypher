@@ -13,7 +13,8 @@ CREATE INDEX FOR (n:CommitTrace) ON (n.namespace, n.session_id, n.created_at);
 // Full-text (RediSearch) indexes over the pre-tokenised copies the store writes (Latin words lower-cased,
 // CJK as bigrams, like Lucene's cjk analyzer); no stemming and no stop words, as with cjk.
 CALL db.idx.fulltext.createNodeIndex({label: 'Memory', stopwords: []}, {field: 'text_fts', nostem: true});
-CALL db.idx.fulltext.createNodeIndex({label: 'Message', stopwords: []}, {field: 'content_fts', nostem: true});
+// Messages: search_text is already the analyzer's terms (graphbrain.nlp.analysis), as on Neo4j.
+CALL db.idx.fulltext.createNodeIndex({label: 'Message', stopwords: []}, {field: 'search_text', nostem: true});
 CALL db.idx.fulltext.createNodeIndex({label: 'Chunk', stopwords: []}, {field: 'text_fts', nostem: true}, {field: 'section_title_fts', nostem: true});
 CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: 'name_fts', nostem: true}, {field: 'aliases_text_fts', nostem: true});
 
@@ -21,3 +22,7 @@ CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: '
 CREATE VECTOR INDEX FOR (n:Memory) ON (n.embedding) OPTIONS {dimension: {{dimension}}, similarityFunction: 'cosine', M: 32, efRuntime: 100};
 CREATE VECTOR INDEX FOR (n:Message) ON (n.embedding) OPTIONS {dimension: {{dimension}}, similarityFunction: 'cosine', M: 32, efRuntime: 100};
 CREATE VECTOR INDEX FOR (n:Chunk) ON (n.embedding) OPTIONS {dimension: {{dimension}}, similarityFunction: 'cosine', M: 32, efRuntime: 100};
+// The English model's vectors (embedding.english).
+CREATE VECTOR INDEX FOR (n:Memory) ON (n.embedding_en) OPTIONS {dimension: {{english_dimension}}, similarityFunction: 'cosine', M: 32, efRuntime: 100};
+CREATE VECTOR INDEX FOR (n:Message) ON (n.embedding_en) OPTIONS {dimension: {{english_dimension}}, similarityFunction: 'cosine', M: 32, efRuntime: 100};
+CREATE VECTOR INDEX FOR (n:Chunk) ON (n.embedding_en) OPTIONS {dimension: {{english_dimension}}, similarityFunction: 'cosine', M: 32, efRuntime: 100};

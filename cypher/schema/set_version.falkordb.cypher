@@ -1,3 +1,3 @@
 MERGE (v:SchemaVersion {id: 'graphbrain'})
-SET v.version = $version, v.dimension = $dimension, v.applied_at = $_now
+SET v.version = $version, v.dimension = $dimension, v.english_dimension = $english_dimension, v.applied_at = $_now
 RETURN v.version AS version

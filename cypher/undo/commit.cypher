@@ -68,7 +68,11 @@ SET m.status = b.status, m.active_key = b.active_key, m.updated_at = b.updated_a
 UNWIND $before_entities AS b
 MATCH (n:Entity {id: b.id})
 SET n.aliases = b.aliases, n.aliases_text = b.aliases_text, n.text = b.text,
-    n.mention_count = b.mention_count, n.updated_at = b.updated_at, n.last_seen = b.last_seen
+    n.mention_count = b.mention_count, n.turn_count = b.turn_count, n.updated_at = b.updated_at,
+    n.last_seen = b.last_seen, n.status = b.status, n.active_key = b.active_key,
+    n.missing_embedding = b.missing_embedding
+// A candidate the commit promoted got its vector then: a candidate has none.
+FOREACH (_ IN CASE WHEN b.embedded THEN [] ELSE [1] END | SET n.embedding = null)
 SET n:FtsPending;
 
 UNWIND $before_related AS b

@@ -20,8 +20,10 @@ WITH turn_existed, session, summary_version, keys,
 OPTIONAL MATCH (e:Entity) WHERE e.id IN $entity_ids
 WITH turn_existed, session, summary_version, keys, items,
      [x IN collect(e) | {id: x.id, aliases: x.aliases, aliases_text: x.aliases_text, text: x.text,
-                         mention_count: x.mention_count, updated_at: x.updated_at,
-                         last_seen: x.last_seen}] AS entities
+                         mention_count: x.mention_count, turn_count: x.turn_count, updated_at: x.updated_at,
+                         status: x.status, active_key: x.active_key,
+                         last_seen: x.last_seen, missing_embedding: x.missing_embedding,
+                         embedded: x.embedding IS NOT NULL}] AS entities
 OPTIONAL MATCH (a:Entity)-[r:RELATED_TO]->(b:Entity) WHERE a.id IN $entity_ids AND b.id IN $entity_ids
 WITH turn_existed, session, summary_version, keys, items, entities,
      [x IN collect(CASE WHEN r IS NULL THEN null ELSE {a: a.id, b: b.id, weight: r.weight,

@@ -4,10 +4,12 @@
     data = export_graph(store, "acme", "json")                  # networkx node-link data
 
 The graph is a ``networkx.MultiDiGraph``: every Memory node of the namespace (entities included) keyed by
-its id, with its properties, ``labels`` ("Memory:Decision") and a display ``label``; edges keyed by their
-type (SUPERSEDES, VERSION_OF, RETRACTS, MENTIONS, RELATED_TO) with their properties. With
-``include_sessions`` the Session and Turn nodes come too, with HAS_TURN, NEXT, the turns' MENTIONS and
-the items' DERIVED_FROM edges. Embeddings stay out.
+its id, with its properties, ``labels`` ("Memory:Decision") and a display ``label``; edges with their
+``type`` (SUPERSEDES, VERSION_OF, RETRACTS, MENTIONS, RELATED_TO) and properties, each with an id of its
+own (``TYPE:source->target``: GraphML edge ids are unique). With ``include_sessions`` the Session and
+Turn nodes come too, with HAS_TURN, NEXT, the turns' MENTIONS and the items' DERIVED_FROM edges.
+What only the storage needs stays out: embeddings, the pre-tokenised full-text copies (``*_fts``), the
+``aliases_text`` index field, the ``active_key`` constraint field and bookkeeping labels.
 
 GraphML holds only strings, numbers and booleans, so dates become ISO strings, lists and maps JSON
 strings, nulls are dropped, characters XML 1.0 forbids are removed, and an attribute that has numbers of
@@ -39,6 +41,9 @@ EXPORT_PAGE = 1000  # nodes per query (keyset paging on id)
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # Edges kept only when their target is exported too (DERIVED_FROM points at turns).
 _SESSION_EDGES = frozenset({"DERIVED_FROM"})
+# Storage internals (index copies, constraint keys, vectors): not part of what a user's graph says.
+_INTERNAL = frozenset({"embedding", "active_key", "aliases_text"})
+_INTERNAL_LABELS = frozenset({"FtsPending"})
 
 
 def graphml_value(value: Any) -> str | int | float | bool | None:
@@ -57,7 +62,7 @@ def graphml_value(value: Any) -> str | int | float | bool | None:
 def _attrs(props: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in props.items():
-        if k == "embedding":
+        if k in _INTERNAL or k.endswith("_fts"):
             continue
         safe = graphml_value(v)
         if safe is not None:
@@ -95,7 +100,9 @@ def build_graph(store: Store, namespace: str, *, include_sessions: bool = False)
         queries += ["explore/export_sessions", "explore/export_turns"]
     for query in queries:
         for row in _pages(store, query, namespace):
-            labels = sorted(row["labels"], key=lambda lab: (lab != "Memory", lab))
+            labels = sorted(
+                (lab for lab in row["labels"] if lab not in _INTERNAL_LABELS), key=lambda lab: (lab != "Memory", lab)
+            )
             props = row["props"]
             g.add_node(row["id"], **_attrs(props), labels=":".join(labels), label=_display(labels, props))
             edges.extend(row["edges"])
@@ -104,7 +111,11 @@ def build_graph(store: Store, namespace: str, *, include_sessions: bool = False)
             continue
         # Both ends must be exported nodes: networkx would otherwise invent attribute-less ones.
         if e["source"] in g and e["target"] in g:
-            g.add_edge(e["source"], e["target"], key=e["type"], type=e["type"], **_attrs(e.get("props") or {}))
+            key, n = f"{e['type']}:{e['source']}->{e['target']}", 1
+            while g.has_edge(e["source"], e["target"], key):
+                n += 1
+                key = f"{e['type']}:{e['source']}->{e['target']}#{n}"
+            g.add_edge(e["source"], e["target"], key=key, type=e["type"], **_attrs(e.get("props") or {}))
     _unify_types(g)
     return g
 

@@ -17,6 +17,12 @@ vector index entries (Neo4j indexes follow the nodes they cover).
   had replaced or retracted, so it reads as if the session had never happened.
 * a namespace: every node carrying the namespace.
 
+Forgetting an item (or the items a session derived) also removes it from what was distilled from it
+elsewhere in the namespace: the working summaries that list it are rewritten without its lines (every
+version of them), the commit traces that report it are rewritten without its entries, and the context
+traces that served it are deleted (what compose served is not rewritten after the fact). The raw turn it
+came from stays (forget the session to remove that too).
+
 Deletes run in batches (``FORGET_BATCH`` nodes of a kind per transaction: a big session must not become
 one huge transaction), each batch a named query repeated until it deletes nothing. Every batch is
 complete on its own (a turn goes with its messages, tool calls and the orphans it leaves), so an
@@ -30,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from graphbrain.commit.consolidate import drop_summary_lines, summary_lines_of
 from graphbrain.contracts import KEY_PREFIX, MemoryType, check_text, validate_namespace
 from graphbrain.errors import InputError
 from graphbrain.store import Row, Store, Tx
@@ -46,6 +53,8 @@ __all__ = [
 ]
 
 MEMORY_STATUSES = ("active", "superseded", "retracted")
+# Counted by forget besides deletions: what it rewrote without the forgotten item.
+REWRITTEN = ("summaries_rewritten", "commit_traces_rewritten")
 MAX_LIST_LIMIT = 1000
 MAX_REF_CHARS = 1024
 FORGET_BATCH = 500
@@ -189,7 +198,8 @@ def forget(
     """Remove an item (by id or key), a session or the whole namespace; see the module docstring.
 
     Exactly one target. Returns ``{"namespace", "target", "found", "deleted": {kind: count}, "total"}``
-    (``restored`` counts the versions a session forget made active again). Forgetting what is not there
+    (``restored`` counts the versions a session forget made active again; ``rewritten`` the summaries
+    and commit traces rewritten without a forgotten item). Forgetting what is not there
     is not an error: ``found`` is False and nothing is deleted.
     """
     require_namespace(namespace)
@@ -211,7 +221,7 @@ def forget(
         item, k = check_ref(item_id, "item_id"), check_ref(key, "key")
         target = {"item_id": item} if item is not None else {"key": k or ""}
         found = _forget_item(store, namespace, item, k, counts)
-    deleted = {name: n for name, n in sorted(counts.items()) if name != "restored"}
+    deleted = {name: n for name, n in sorted(counts.items()) if name not in ("restored", *REWRITTEN)}
     out: dict[str, Any] = {
         "namespace": namespace,
         "target": target,
@@ -221,6 +231,9 @@ def forget(
     }
     if "restored" in counts:
         out["restored"] = counts["restored"]
+    rewritten = {name.removesuffix("_rewritten"): counts[name] for name in REWRITTEN if counts[name]}
+    if rewritten:
+        out["rewritten"] = rewritten
     return out
 
 
@@ -266,7 +279,91 @@ def _forget_item(store: Store, namespace: str, item_id: str | None, key: str | N
 
     locks, _ = store.write(finish)
     counts["memory_keys"] += locks
+    _forget_quotes(store, namespace, rows[0]["items"], counts)
     return True
+
+
+# ------------------------------------------------------------------------------------------------ quotes
+# Below this length an item's text says too little to be sure a string quoting it means it.
+MIN_QUOTE_CHARS = 12
+# A system block or a snippet may cut an item's text; its start is what they all keep.
+QUOTE_CHARS = 60
+FORGOTTEN = "(forgotten)"
+
+
+class _Quotes:
+    """How a forgotten item shows in what was distilled from it: strings that contain one of ``needles``
+    (a key, a version id, a text) quote it; a field equal to one of ``names`` (an entity's name) names it;
+    ``lines`` are the summary lines built from it."""
+
+    def __init__(self, items: Sequence[Row]) -> None:
+        needles: set[str] = set()
+        self.names: set[str] = set()
+        self.lines: set[str] = set()
+        for it in items:
+            needles.update(str(it[k]) for k in ("key", "id") if it.get(k))
+            self.lines |= summary_lines_of(it)
+            if it.get("type") == MemoryType.entities.value:
+                self.names.update(n for n in [it.get("name"), *(it.get("aliases") or [])] if isinstance(n, str) and n)
+                continue
+            text = str(it.get("text") or "").partition("] ")[2] or str(it.get("text") or "")
+            if len(text) >= MIN_QUOTE_CHARS:
+                needles.add(text[:QUOTE_CHARS])
+        self.needles = sorted(needles)
+
+    def quoted(self, text: str) -> bool:
+        return any(n in text for n in self.needles)
+
+    def names_it(self, entry: dict[str, Any]) -> bool:
+        return any(isinstance(v, str) and (v in self.names or self.quoted(v)) for v in entry.values()) or any(
+            isinstance(v, list) and any(isinstance(x, str) and self.quoted(x) for x in v) for v in entry.values()
+        )
+
+    def scrub(self, value: Any) -> Any:
+        """A JSON value without the item: list entries that name it dropped, other mentions replaced."""
+        if isinstance(value, dict):
+            return {k: self.scrub(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.scrub(v) for v in value if not (isinstance(v, dict) and self.names_it(v))]
+        if isinstance(value, str):
+            for n in self.needles:
+                value = value.replace(n, FORGOTTEN)
+        return value
+
+
+def _forget_quotes(store: Store, namespace: str, items: Sequence[Row], counts: Counter[str]) -> None:
+    """Rewrite the summaries and commit traces that quote the forgotten ``items``; delete the context
+    traces that do (see the module docstring)."""
+    quotes = _Quotes(items)
+    if not quotes.needles:
+        return
+    found = store.run("admin/forget_find_quoting", {"namespace": namespace, "needles": quotes.needles})
+    summaries, traces = [], []
+    for row in found:
+        if row["kind"] == "summary":
+            text = drop_summary_lines(str(row["text"] or ""), quotes.lines)
+            summaries.append({"id": row["id"], "text": quotes.scrub(text), "reason": quotes.scrub(row["reason"])})
+        else:
+            result = loads_json(row["result"])
+            traces.append({"id": row["id"], "result": json.dumps(quotes.scrub(result), ensure_ascii=False)})
+    for start in range(0, max(len(summaries), len(traces)), FORGET_BATCH):
+        r = store.run(
+            "admin/forget_rewrite_quoting",
+            {
+                "namespace": namespace,
+                "summaries": summaries[start : start + FORGET_BATCH],
+                "commit_traces": traces[start : start + FORGET_BATCH],
+            },
+            write=True,
+        )[0]
+        counts["summaries_rewritten"] += int(r["summaries"])
+        counts["commit_traces_rewritten"] += int(r["commit_traces"])
+    params = {"namespace": namespace, "needles": quotes.needles, "batch": FORGET_BATCH}
+    while True:
+        deleted = int(store.run("admin/forget_context_traces", params, write=True)[0]["deleted"])
+        counts["context_traces"] += deleted
+        if not deleted:
+            break
 
 
 def _forget_session(store: Store, namespace: str, session_id: str, counts: Counter[str]) -> bool:
@@ -274,6 +371,8 @@ def _forget_session(store: Store, namespace: str, session_id: str, counts: Count
     plan = store.run("admin/forget_session_plan", params)[0]
     ids: list[str] = plan["ids"]
     candidates: list[str] = plan["candidates"]
+    # What they say, read before they go: other sessions' summaries and traces may quote them.
+    quoted = store.run("admin/memory_items_by_id", {"namespace": namespace, "ids": ids}) if ids else []
 
     def restore(tx: Tx) -> int:
         if not candidates:
@@ -324,7 +423,9 @@ def _forget_session(store: Store, namespace: str, session_id: str, counts: Count
     fin = store.run("admin/forget_session_finish", params, write=True)[0]
     counts["sessions"] += int(fin["sessions"])
     counts["entities"] += int(fin["entities"])
-    return any(n for name, n in counts.items() if name != "restored")
+    if quoted:
+        _forget_quotes(store, namespace, quoted, counts)
+    return any(n for name, n in counts.items() if name not in ("restored", *REWRITTEN))
 
 
 def _forget_namespace(store: Store, namespace: str, counts: Counter[str]) -> bool:

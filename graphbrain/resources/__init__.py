@@ -10,7 +10,7 @@ Offsets always index ``ParsedDocument.text``: ``doc.text[c.offset_start:c.offset
 
 from graphbrain.resources.chunking import chunk_sections, split_spans
 from graphbrain.resources.fetch import Fetched, fetch_url
-from graphbrain.resources.layers import Layers, compute_layers, detect_language, extract_keywords
+from graphbrain.resources.layers import Layers, compute_layers, extract_keywords
 from graphbrain.resources.model import Chunk, DocFormat, ParsedDocument, ParsedSection, normalize_text
 from graphbrain.resources.parsers import detect_format, parse_bytes, parse_file, parse_text
 from graphbrain.resources.walk import iter_files
@@ -25,7 +25,6 @@ __all__ = [
     "chunk_sections",
     "compute_layers",
     "detect_format",
-    "detect_language",
     "extract_keywords",
     "fetch_url",
     "iter_files",

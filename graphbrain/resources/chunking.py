@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from graphbrain.errors import InputError
 from graphbrain.ids import content_hash
+from graphbrain.nlp.chars import CJK_CLASS, CJK_SYMBOLS_CLASS
 from graphbrain.resources.model import Chunk, ParsedSection
 
 __all__ = ["DEFAULT_MAX_CHARS", "DEFAULT_OVERLAP", "chunk_sections", "is_cjk", "split_spans"]
@@ -26,21 +27,10 @@ __all__ = ["DEFAULT_MAX_CHARS", "DEFAULT_OVERLAP", "chunk_sections", "is_cjk", "
 DEFAULT_MAX_CHARS = 1200
 DEFAULT_OVERLAP = 150
 
-# Han (with extensions), kana, Hangul, CJK and full-width punctuation: scripts written without spaces,
-# where a boundary between two characters is an acceptable (if last-resort) place to cut.
-_CJK_RANGES: tuple[tuple[int, int], ...] = (
-    (0x2E80, 0x2FDF),  # radicals
-    (0x3000, 0x303F),  # CJK symbols and punctuation
-    (0x3040, 0x30FF),  # hiragana, katakana
-    (0x3100, 0x31BF),  # bopomofo
-    (0x31F0, 0x31FF),
-    (0x3400, 0x4DBF),  # extension A
-    (0x4E00, 0x9FFF),  # unified ideographs
-    (0xAC00, 0xD7AF),  # Hangul syllables
-    (0xF900, 0xFAFF),  # compatibility ideographs
-    (0xFF00, 0xFFEF),  # full-width forms
-    (0x20000, 0x3134F),  # extensions B..G
-)
+# CJK letters and symbols (graphbrain.nlp.chars: Han, kana, Hangul; radicals, CJK punctuation,
+# bopomofo, full-width forms): scripts written without spaces, where a boundary between two characters
+# is an acceptable (if last-resort) place to cut.
+_CJK_CUTTABLE = CJK_CLASS + CJK_SYMBOLS_CLASS
 
 _SENTENCE_END_CJK = frozenset("。！？；")
 _SENTENCE_END_LATIN = frozenset(".!?")
@@ -63,14 +53,13 @@ _SPACE = re.compile(r"\s")  # \s is exactly str.isspace() for str patterns
 _SENTENCE_MARK = _char_class(_SENTENCE_END_CJK | _SENTENCE_END_LATIN)
 _CLAUSE_MARK = _char_class(_CLAUSE_CJK | _CLAUSE_LATIN)
 _PUNCT_MARK = _char_class(_FALLBACK_PUNCT)
-_CJK_CHAR = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in _CJK_RANGES) + "]")
+_CJK_CHAR = re.compile(f"[{_CJK_CUTTABLE}]")
 
 
 def is_cjk(ch: str) -> bool:
-    cp = ord(ch)
-    if cp < 0x2E80:  # the common case (ASCII, Latin, Cyrillic...) without scanning the ranges
+    if ch < "\u2e80":  # the common case (ASCII, Latin, Cyrillic...) without a regex
         return False
-    return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+    return _CJK_CHAR.match(ch) is not None
 
 
 def _attaches_to_previous(ch: str) -> bool:

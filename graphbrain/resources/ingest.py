@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ from graphbrain.contracts import KEY_PREFIX, MemoryType, SourceType, check_json,
 from graphbrain.embedding import Embedder
 from graphbrain.errors import EmbeddingError, GraphbrainError, InputError, StoreError, StoreUnavailable
 from graphbrain.ids import entity_id, stable_id
-from graphbrain.nlp import EntityCandidate, english_docs, entity_candidates
+from graphbrain.nlp import EntityCandidate, english_docs, entity_candidates, has_cjk
 from graphbrain.resources.fetch import fetch_url
 from graphbrain.resources.model import ParsedDocument
 from graphbrain.resources.parsers import parse_bytes, parse_file, parse_text
@@ -84,11 +85,15 @@ MAX_SOURCE_URI_CHARS = 4096
 LOOKUP_BATCH = 500  # documents per existing-state query in a directory ingest
 DEFAULT_SNAPSHOT_LIMIT = 500
 # Shape-found entities (URLs, repos, paths) are real things on first sight, as the conversation entity gate
-# also says; they may create Entity nodes. Names found by NER, capitalisation, quotes or Chinese POS in a
-# long document are mostly noise ("Goals", "Start", "Request"), so they only link to Entity nodes that
-# already exist, i.e. that conversation memory (or a shape) made real.
+# also says; they may create Entity nodes. So do the names a document is about: a name said at least
+# twice in it ("Atlas" in atlas.md). A name said once ("Goals", "Start", a person quoted in passing) only
+# links to an Entity node that already exists: in a long document one mention is weaker evidence than in
+# a conversation turn, where the entity gate also lets a subject or object through.
 _CREATING_SIGNALS = frozenset({"url", "repo", "path"})
-_SIGNAL_ORDER = {"url": 0, "repo": 1, "path": 2, "ner": 3, "quoted": 4, "proper_noun": 5, "zh_noun": 6}
+_DOC_FREQUENCY = 2
+_SIGNAL_ORDER = {
+    "url": 0, "repo": 1, "path": 2, "known": 3, "ner": 4, "compound": 5, "quoted": 6, "proper_noun": 7, "zh_noun": 8,
+}  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------- source forms
@@ -296,6 +301,14 @@ def _embed_text(section_title: str, text: str) -> str:
     return text[:MAX_EMBED_CHARS]
 
 
+def _times_said(text: str, name: str) -> int:
+    """How often ``text`` says ``name`` as a word of its own ("alpha" in alpha.example.org is not Alpha)."""
+    if has_cjk(name):
+        return text.count(name)
+    rx = rf"(?<![\w./-]){re.escape(name)}(?![\w/-]|\.\w)"
+    return len(re.findall(rx, text, flags=re.IGNORECASE))
+
+
 def _rank(c: EntityCandidate) -> tuple[int, int]:
     return (_SIGNAL_ORDER.get(c.signal, 9), c.start)
 
@@ -306,10 +319,17 @@ def _rank(c: EntityCandidate) -> tuple[int, int]:
 class Ingestor:
     """Writes parsed documents into the graph; see the module docstring for the source rules."""
 
-    def __init__(self, config: BrainConfig, store: Store, embedder_factory: Callable[[], Embedder]) -> None:
+    def __init__(
+        self,
+        config: BrainConfig,
+        store: Store,
+        embedder_factory: Callable[[], Embedder],
+        english_factory: Callable[[], Embedder | None] | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self._embedder_factory = embedder_factory
+        self._english_factory = english_factory or (lambda: None)
 
     # ------------------------------------------------------------------ public
     def ingest(
@@ -740,12 +760,17 @@ class Ingestor:
         # names of entities this document creates (the commit pipeline embeds entity names the same way).
         reused = self._reusable_vectors(ns, doc_id) if existing is not None else {}
         todo: list[int] = []
+        english_todo: list[int] = []
+        english = self._english_factory() if doc.language in ("en", "mixed") else None
         for i, c in enumerate(chunks):
-            vec = reused.get((c["content_hash"], c["section_title"]))
+            vec, vec_en = reused.get((c["content_hash"], c["section_title"]), (None, None))
+            c["embedding_en"] = vec_en
             if vec is not None:
                 c["embedding"] = vec
             else:
                 todo.append(i)
+            if english is not None and vec_en is None:
+                english_todo.append(i)
         texts = [_embed_text(chunks[i]["section_title"], chunks[i]["text"]) for i in todo]
         texts += [p.name for p in new_entities]
         e0 = time.perf_counter()
@@ -753,6 +778,11 @@ class Ingestor:
         embed_ms = _ms(e0) if texts else 0.0
         for i, vec in zip(todo, vectors[: len(todo)], strict=True):
             chunks[i]["embedding"] = vec
+        if english is not None and english_todo:
+            # The English model too (embedding.english): an English question searches its index first.
+            english_texts = [_embed_text(chunks[i]["section_title"], chunks[i]["text"]) for i in english_todo]
+            for i, vec in zip(english_todo, english.embed(english_texts), strict=True):
+                chunks[i]["embedding_en"] = list(vec)
         entity_vectors = {p.id: v for p, v in zip(new_entities, vectors[len(todo) :], strict=True)}
 
         entity_rows = [self._entity_row(ns, p, entity_vectors.get(p.id)) for p in entities]
@@ -949,7 +979,10 @@ class Ingestor:
                     )
                     plans[ec.canonical] = plan
                 plan.creates = plan.creates or ec.signal in _CREATING_SIGNALS
-                plan.count += 1
+                # Candidates come one per name and chunk: how often the chunk says it is its own count.
+                plan.count += max(1, _times_said(c["text"], ec.name))
+                if plan.count >= _DOC_FREQUENCY and ec.signal != "quoted":
+                    plan.creates = True
                 m = plan.mentions.get(c["id"])
                 if m is None:
                     plan.mentions[c["id"]] = {
@@ -983,11 +1016,16 @@ class Ingestor:
             "mentions": list(p.mentions.values()),
         }
 
-    def _reusable_vectors(self, ns: str, doc_id: str) -> dict[tuple[str, str], list[float]]:
+    def _reusable_vectors(self, ns: str, doc_id: str) -> dict[tuple[str, str], tuple[Any, Any]]:
+        """(content hash, section title) → (main vector, English vector or None) of the current chunks."""
         rows = self.store.run("resources/chunk_embeddings", {"namespace": ns, "document_id": doc_id})
         dim = self.config.embedding.dimension
+        dim_en = self.config.embedding.english.dimension
         return {
-            (r["content_hash"], r["section_title"]): r["embedding"]
+            (r["content_hash"], r["section_title"]): (
+                r["embedding"],
+                r["embedding_en"] if r.get("embedding_en") and len(r["embedding_en"]) == dim_en else None,
+            )
             for r in rows
             if r.get("embedding") and len(r["embedding"]) == dim
         }

@@ -8,7 +8,7 @@ Key terms are frequency-based: words and two-word phrases that are not stop word
 Chinese), with a bonus for those in the heading. Chinese runs are segmented with jieba when it is
 installed (it is a project dependency), else cut into character bigrams.
 
-Also here: a script-based language guess (zh / ja / ko / en), good enough for a ``language`` filter.
+The language of a section is ``graphbrain.nlp.detect_language``'s (the one detector).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from graphbrain.nlp.chars import HAN_CLASS
+from graphbrain.nlp.stopwords import KEY_TERM_STOP_WORDS
 from graphbrain.resources.chunking import is_cjk, sentence_end_cut
 
 __all__ = [
@@ -27,7 +29,6 @@ __all__ = [
     "L1_MAX",
     "Layers",
     "compute_layers",
-    "detect_language",
     "extract_keywords",
     "shorten",
     "split_sentences",
@@ -37,28 +38,7 @@ L0_MAX = 160
 L1_MAX = 300
 
 # Word lists as split strings (hence the SIM905 waivers): easier to read and extend than quoted items.
-EN_STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing done down during each either else etc even ever
-    every few for from further get gets got had has have having he her here hers him his how however i if
-    in into is it its itself just let like made make many may me might more most much must my need needs
-    no nor not now of off often on once one only onto or other our ours out over own per rather said same
-    see she should since so some such than that the their theirs them then there these they this those
-    through thus to too under until up upon us use used uses using very via was we well were what when
-    where whether which while who whom whose why will with within without would yet you your yours
-    e.g i.e eg ie vs http https www com org html""".split()  # noqa: SIM905
-)
-
-ZH_STOP_WORDS = frozenset(
-    """的 了 是 在 和 与 或 也 就 都 而 及 等 着 把 被 对 从 向 为 以 之 其 这 那 这个 那个 这些
-    那些 一个 一些 一种 我们 你们 他们 它们 我 你 他 她 它 自己 可以 可能 能够 需要 应该 已经
-    还是 还有 以及 如果 因为 所以 但是 但 并且 而且 或者 不是 没有 什么 怎么 如何 哪些 时候 时
-    中 上 下 里 后 前 每 各 该 此 将 会 要 让 使 用 进行 通过 使用 其中 以下 以上 之后 之前 当前
-    所有 任何 不会 不能 只有 只是 就是 也是 都是 即 则 于 由 并 再 又 很 更 最 非常 比较 一样
-    这样 那样 这里 那里 例如 比如 包括 关于 对于 根据 按照 由于 因此 然后 同时 负责 部分 方式
-    情况 结果 问题""".split()  # noqa: SIM905
-)
-
+# Key terms skip graphbrain.nlp's key-term stop words (spaCy's lists), and code keywords in code sections.
 CODE_STOP_WORDS = frozenset(
     """def class self cls return import from as if elif else for while try except finally with lambda
     yield pass none true false not and or in is async await raise assert global nonlocal del print
@@ -72,7 +52,7 @@ _URL = re.compile(r"https?://\S+|www\.\S+")
 _TOKEN = re.compile(
     r"(?P<num>\d[\w]*(?:[.,:]\d[\w]*)*)"  # 5.26, 95th, 1,200: numbers end a phrase and are no terms
     r"|(?P<latin>_*[A-Za-z][A-Za-z0-9_]*(?:[.+\-'][A-Za-z0-9_]+)*)"
-    r"|(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
+    rf"|(?P<cjk>[{HAN_CLASS}]+)"
     r"|(?P<space>[ \t]+)"
     r"|(?P<other>.)",
     re.DOTALL,
@@ -85,39 +65,6 @@ class Layers:
     l1: str
     l2: str
     keywords: list[str] = field(default_factory=list)
-
-
-# ---------------------------------------------------------------------------------------- language
-
-
-def detect_language(text: str) -> str | None:
-    """``zh`` / ``ja`` / ``ko`` / ``en`` from the scripts in ``text``, or None when it cannot tell.
-
-    One CJK character is weighted against two-thirds of a Latin word (Chinese averages about 1.5
-    characters a word), so a Chinese note with English product names stays ``zh``. Latin text is only
-    called ``en`` when English function words make up a fair share of it (code alone is not English).
-    """
-    han = kana = hangul = 0
-    for ch in text:
-        cp = ord(ch)
-        if 0x3040 <= cp <= 0x30FF:
-            kana += 1
-        elif 0xAC00 <= cp <= 0xD7AF:
-            hangul += 1
-        elif 0x3400 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF or 0x20000 <= cp <= 0x3134F:
-            han += 1
-    words = re.findall(r"[A-Za-z]+", text)
-    cjk_words = (han + kana + hangul) / 1.5
-    if cjk_words == 0 and not words:
-        return None
-    if cjk_words >= 0.4 * (cjk_words + len(words)):
-        if kana >= 0.1 * (han + kana):
-            return "ja"
-        if hangul > han:
-            return "ko"
-        return "zh"
-    stop = sum(1 for w in words if w.lower() in EN_STOP_WORDS)
-    return "en" if stop >= max(1, 0.08 * len(words)) else None
 
 
 # ---------------------------------------------------------------------------------------- sentences
@@ -323,7 +270,7 @@ def _part_of(word: str, phrase: str) -> bool:
 
 def extract_keywords(text: str, *, k: int = 8, title: str = "", code: bool = False) -> list[str]:
     """The ``k`` most telling terms of ``text``: frequent words and repeated two-word phrases."""
-    stop = EN_STOP_WORDS | ZH_STOP_WORDS | (CODE_STOP_WORDS if code else frozenset())
+    stop = KEY_TERM_STOP_WORDS.words() | (CODE_STOP_WORDS if code else frozenset())
     counts: Counter[str] = Counter()
     surfaces: dict[str, Counter[str]] = {}
     first: dict[str, int] = {}

@@ -32,8 +32,9 @@ from urllib.parse import unquote, urlsplit
 from graphbrain.contracts import SourceType
 from graphbrain.errors import InputError
 from graphbrain.ids import content_hash
+from graphbrain.nlp import detect_language
 from graphbrain.resources.chunking import DEFAULT_MAX_CHARS, DEFAULT_OVERLAP, chunk_sections
-from graphbrain.resources.layers import compute_layers, detect_language, extract_keywords
+from graphbrain.resources.layers import compute_layers, extract_keywords
 from graphbrain.resources.model import Chunk, DocFormat, ParsedDocument, ParsedSection, normalize_text
 
 __all__ = [
@@ -140,6 +141,13 @@ class _Draft:
     title: str | None = None
     language: str | None = None  # a declared language (HTML lang=...), used when detection cannot tell
     metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _language(text: str) -> str | None:
+    """``nlp.detect_language``'s label; None when it cannot tell (code, symbols), so a caller's or the
+    document's own label takes over."""
+    lang = detect_language(text)
+    return None if lang == "other" else lang
 
 
 def _line_starts(text: str) -> list[int]:
@@ -627,7 +635,7 @@ def _assemble(
     if not text.strip():
         raise InputError(f"{name}: there is no text to index")
     doc_title = (title or draft.title or name).strip()
-    doc_language = language or detect_language(text) or draft.language
+    doc_language = language or _language(text) or draft.language
     sections: list[ParsedSection] = []
     for span in draft.spans:
         a, b = span.start, min(span.end, len(text))
@@ -641,7 +649,7 @@ def _assemble(
         body = text[a:b]
         stitle = span.title or doc_title
         path = span.heading_path or []
-        lang = language or detect_language(body) or doc_language
+        lang = language or _language(body) or doc_language
         layers = compute_layers(body, stitle, fmt=draft.fmt, language=lang, definition=span.level > 0)
         sections.append(
             ParsedSection(

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from graphbrain.nlp.text import normalize_url
 
 
 def normalise_url(uri: str) -> str:
-    """Lowercase scheme and host, drop the fragment, utm_* parameters and a trailing slash."""
-    try:
-        parts = urlsplit(uri.strip())
-    except ValueError:  # "http://[::1": not a URL that can be taken apart; kept as given
-        return uri.strip()
-    if not parts.scheme or not parts.netloc:
-        return uri.strip()
-    query = urlencode(
-        [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not k.lower().startswith("utm_")]
-    )
-    path = parts.path.rstrip("/") if parts.path not in ("", "/") else ""
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, query, ""))
+    """``graphbrain.nlp.normalize_url``: a Ref, the Document fetched for it and the URL Entity named by it
+    share one spelling (and so one key)."""
+    return normalize_url(uri)
 
 
 def normalise_ref_uri(kind: str, uri: str) -> str:

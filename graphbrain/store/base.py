@@ -17,14 +17,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from graphbrain.config import ENGLISH_DIMENSION
 from graphbrain.errors import SchemaError
 from graphbrain.store.queries import QueryLibrary
+from graphbrain.store.upgrade import OLDEST_VERSION, STEPS
 
 T = TypeVar("T")
 Row = dict[str, Any]
 
-# Bump when cypher/schema changes; Brain.from_config refuses to run against an older schema.
-SCHEMA_VERSION = 2
+# The version of the last upgrade step (graphbrain/store/upgrade.py: a schema change is one entry there);
+# Brain.from_config refuses to run against an older schema and says what to run.
+SCHEMA_VERSION = STEPS[-1].version
 
 
 class Tx(Protocol):
@@ -100,17 +103,42 @@ class Store(ABC):
         """Run a user's own Cypher (read-only unless ``write``), capped and timed out."""
 
     @abstractmethod
-    def ensure_schema(self, dimension: int) -> SchemaReport:
-        """Create constraints, indexes and the schema-version record; idempotent; waits for ONLINE."""
+    def ensure_schema(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> SchemaReport:
+        """Create constraints and indexes; idempotent; waits for ONLINE. The recorded version is left as it
+        is (upgrade steps move it, graphbrain/store/upgrade.py); a graph without a record gets one:
+        ``SCHEMA_VERSION`` when it is empty, the oldest version when it holds data.
 
-    def _check_vector_dimensions(self, dimension: int) -> None:
-        """Refuse to run with a vector index whose size is not ``embedding.dimension``."""
+        ``dimension`` sizes the main model's vector indexes, ``english_dimension`` the English model's
+        (``*_embedding_en``).
+        """
+
+    def _record_version(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> int:
+        """The schema-version record after the schema statements ran (see ensure_schema)."""
+        version = self.schema_version()
+        if version is None:
+            version = OLDEST_VERSION if self.holds_data() else SCHEMA_VERSION
+        self.run(
+            "schema/set_version",
+            {"version": version, "dimension": dimension, "english_dimension": english_dimension},
+            write=True,
+        )
+        return version
+
+    def holds_data(self) -> bool:
+        """Whether any graphbrain node is in the graph."""
+        return bool(self.run("schema/has_data"))
+
+    def _check_vector_dimensions(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> None:
+        """Refuse to run with a vector index whose size is not the configured one."""
         for idx in self.index_status():
             dim = idx.get("dimension")
-            if idx.get("type") == "VECTOR" and dim is not None and int(dim) != dimension:
+            english = "embedding_en" in (idx.get("properties") or [])
+            want, key = (
+                (english_dimension, "embedding.english.dimension") if english else (dimension, "embedding.dimension")
+            )
+            if idx.get("type") == "VECTOR" and dim is not None and int(dim) != want:
                 raise SchemaError(
-                    f"vector index {idx['name']} has dimension {dim} but embedding.dimension is "
-                    f"{dimension}; {self.dimension_fix}"
+                    f"vector index {idx['name']} has dimension {dim} but {key} is {want}; {self.dimension_fix}"
                 )
 
     @abstractmethod

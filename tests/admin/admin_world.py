@@ -136,7 +136,7 @@ def snapshot(brain: Brain, namespace: str) -> dict[str, Any]:
 # Neo4j index name -> the label FalkorDB indexes (its indexes are per label, with no names of their own).
 INDEX_LABELS = {
     "memory_text": "Memory",
-    "message_text": "Message",
+    "message_search": "Message",
     "chunk_text": "Chunk",
     "entity_names": "Entity",
     "memory_embedding": "Memory",
@@ -145,25 +145,34 @@ INDEX_LABELS = {
 }
 
 
-def fulltext_hits(brain: Brain, index: str, text: str, namespace: str) -> int:
+def fulltext_hits(brain: Brain, index: str, text: str, namespace: str, *, candidates: bool = True) -> int:
+    """Nodes of ``namespace`` the full-text ``index`` finds for ``text`` (``candidates=False``: not counting
+    candidate entities, the nouns of raw turns that forget of an item keeps with the turn)."""
+    where = "node.namespace = $ns" + ("" if candidates else " AND coalesce(node.status, '') <> 'candidate'")
+    if index == "message_search":
+        # Messages are indexed as the analyzer's terms: ask for them the way retrieval does.
+        from graphbrain.nlp.analysis import query_terms
+
+        text = " ".join(query_terms(text))
+        if brain.store.backend == "embedded":
+            text = "@search_text:(" + " | ".join(text.split()) + ")"
     if brain.store.backend == "embedded":
         from graphbrain.store.falkordb_store import fts_query
 
         return int(
             one(
                 brain,
-                "CALL db.idx.fulltext.queryNodes($label, $text) YIELD node "
-                "WHERE node.namespace = $ns RETURN count(node)",
+                f"CALL db.idx.fulltext.queryNodes($label, $text) YIELD node WHERE {where} RETURN count(node)",
                 label=INDEX_LABELS[index],
-                text=fts_query(text),
+                text=text if index == "message_search" else fts_query(text),
                 ns=namespace,
             )
         )
     return int(
         one(
             brain,
-            "CALL db.index.fulltext.queryNodes($index, $text, {limit: 1000}) YIELD node "
-            "WHERE node.namespace = $ns RETURN count(node)",
+            f"CALL db.index.fulltext.queryNodes($index, $text, {{limit: 1000}}) YIELD node WHERE {where} "
+            "RETURN count(node)",
             index=index,
             text=text,
             ns=namespace,

@@ -148,7 +148,7 @@ def test_memory_list_show_forget(cli: Cli, brain: Brain) -> None:
     out = cli("memory", "forget", "--session", "s1", input="y\n", as_json=False).stdout
     assert "forgot session s1" in out and "turns" in out
     assert one(brain, "MATCH (n) WHERE n.namespace = $ns AND n.session_id = 's1' RETURN count(n)", ns=ns) == 0
-    assert fulltext_hits(brain, "message_text", S1_WORD, ns) == 0
+    assert fulltext_hits(brain, "message_search", S1_WORD, ns) == 0
 
     forgot = data(cli("memory", "forget", "--key", "pref:coding:indentation", "--yes"))
     assert forgot["found"] and forgot["deleted"]["memory"] >= 1

@@ -103,7 +103,7 @@ def test_export_json_and_sessions(brain: Brain, tmp_path: Path) -> None:
     full = build_graph(brain.store, brain.namespace, include_sessions=True)
     labels = {d["labels"] for _, d in full.nodes(data=True)}
     assert "Session" in labels and "Turn" in labels
-    assert {"DERIVED_FROM", "HAS_TURN", "NEXT"} <= {k for _, _, k in full.edges(keys=True)}
+    assert {"DERIVED_FROM", "HAS_TURN", "NEXT"} <= {d["type"] for _, _, d in full.edges(data=True)}
     path = tmp_path / "full.graphml"
     nx.write_graphml(full, path)
     back = nx.read_graphml(path, force_multigraph=True)
@@ -196,3 +196,22 @@ def test_cypher_console(brain: Brain) -> None:
         brain.cypher("   ")
     hostile = "x'}) DETACH DELETE n //"
     assert brain.cypher("RETURN $s AS s", {"s": hostile}).rows == [{"s": hostile}]
+
+
+def test_graphml_edge_ids_are_unique_and_internals_stay_out(brain: Brain, tmp_path: Path) -> None:
+    """Edge ids repeat nowhere (a GraphML id names one edge) and no storage internal is exported."""
+    import xml.etree.ElementTree as ET
+
+    build_world(brain)
+    brain.commit_turn("s3", turn("z1", "我们决定用 Neo4j 存储记忆，Neo4j 很稳定。TODO: 给 Neo4j 做备份。"))
+    path = tmp_path / "m.graphml"
+    brain.export("graphml", path)
+    root = ET.parse(path).getroot()
+    ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+    edge_ids = [e.get("id") for e in root.iterfind(".//g:edge", ns)]
+    assert len(edge_ids) > 3 and len(set(edge_ids)) == len(edge_ids), edge_ids
+    names = {k.get("attr.name") for k in root.iterfind("g:key", ns)}
+    assert not {n for n in names if n and (n.endswith("_fts") or n in ("embedding", "active_key", "aliases_text"))}
+    assert {"text", "key", "type", "labels"} <= names
+    labels = {d.text for d in root.iterfind(".//g:node/g:data", ns) if d.text and d.text.startswith("Memory")}
+    assert not any("FtsPending" in lab for lab in labels)

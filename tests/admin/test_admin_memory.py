@@ -123,7 +123,7 @@ def test_forget_session_leaves_nothing(brain: Brain) -> None:
         "MATCH (m:Message {namespace: $ns, message_id: 't1-u'}) RETURN m.embedding",
         ns=ns,
     )
-    assert s1_vector and fulltext_hits(brain, "message_text", S1_WORD, ns) > 0
+    assert s1_vector and fulltext_hits(brain, "message_search", S1_WORD, ns) > 0
 
     out = brain.forget(session_id="s1")
     assert out["found"] and out["target"] == {"session_id": "s1"}
@@ -150,7 +150,7 @@ def test_forget_session_leaves_nothing(brain: Brain) -> None:
     assert "acme/graphbrain" not in entities and not any("only-s1" in e for e in entities)
     assert "neo4j" in entities and any("shared" in e for e in entities)
     # and none of its index entries
-    assert fulltext_hits(brain, "message_text", S1_WORD, ns) == 0
+    assert fulltext_hits(brain, "message_search", S1_WORD, ns) == 0
     assert fulltext_hits(brain, "memory_text", "migrate", ns) == 0
     assert fulltext_hits(brain, "entity_names", "graphbrain", ns) == 0
     hits = vector_hits(brain, "message_embedding", s1_vector, ns)
@@ -211,13 +211,14 @@ def test_forget_entity_by_key(brain: Brain) -> None:
     out = brain.forget(key=key)
     assert out["deleted"]["memory"] == 1
     assert one(brain, "MATCH (e:Entity {namespace: $ns, key: $k}) RETURN count(e)", ns=ns, k=key) == 0
-    assert fulltext_hits(brain, "entity_names", "graphbrain", ns) == 0
+    # The raw turns still name it; their nouns stay as candidates (graph only, never memory or an entity).
+    assert fulltext_hits(brain, "entity_names", "graphbrain", ns, candidates=False) == 0
     # the entity-gate windows forget it too, so its next mention does not bring it straight back
     assert (
         one(brain, "MATCH (t:Turn {namespace: $ns}) WHERE 'acme/graphbrain' IN t.entity_keys RETURN count(t)", ns=ns)
         == 0
     )
-    assert brain.list_memory(types=["entities"], key_prefix="entity:topic:neo4j")
+    assert brain.list_memory(types=["entities"], key_prefix="entity:concept:neo4j")  # the neutral kind
 
 
 def test_forget_item_drops_entities_it_alone_mentioned(brain: Brain) -> None:
@@ -230,10 +231,14 @@ def test_forget_item_drops_entities_it_alone_mentioned(brain: Brain) -> None:
         {"ns": ns},
         write=True,
     )
-    assert one(brain, "MATCH (:Memory {id: $id})-[:MENTIONS]->(e:Entity) RETURN count(e)", id=decision["id"]) == 1
+    # The decision mentions Neo4j and the memory store (a component); only Neo4j hangs on it alone.
+    mentioned = "MATCH (:Memory {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.canonical AS c ORDER BY c"
+    assert [r["c"] for r in brain.store.cypher(mentioned, {"id": decision["id"]}).rows] == ["memory store", "neo4j"]
     out = brain.forget(key=decision["key"])
     assert out["deleted"]["entities"] == 1
-    assert one(brain, "MATCH (e:Entity {namespace: $ns}) RETURN count(e)", ns=ns) == 0
+    # (the turn's nouns, "memory" and "store", stay as candidates with the turn that says them)
+    left = "MATCH (e:Entity {namespace: $ns}) WHERE e.status <> 'candidate' RETURN e.canonical AS c"
+    assert [r["c"] for r in brain.store.cypher(left, {"ns": ns}).rows] == ["memory store"]  # its turn still says it
 
 
 # ------------------------------------------------------------------------------------------------ forget a namespace
@@ -257,7 +262,7 @@ def test_forget_namespace_leaves_nothing(brain: Brain) -> None:
     assert d["documents"] == 1 and d["tags"] == 1 and d["topics"] == 1 and d["sessions"] == 2
     assert out["total"] == sum(before_other["nodes"].values())  # the twin namespace had the same nodes
     assert one(brain, "MATCH (n) WHERE n.namespace = $ns RETURN count(n)", ns=ns) == 0
-    for index, word in (("chunk_text", "wombat"), ("message_text", S1_WORD), ("memory_text", "indentation")):
+    for index, word in (("chunk_text", "wombat"), ("message_search", S1_WORD), ("memory_text", "indentation")):
         assert fulltext_hits(brain, index, word, ns) == 0
     assert snapshot(brain, other) == before_other
     assert not brain.forget(whole_namespace=True)["found"]

@@ -126,7 +126,7 @@ def test_remove_deletes_document_sections_chunks_and_orphans(
     assert removed.removed and removed.document_id == doc_a
     assert (removed.sections, removed.chunks) == (1, 1)
     assert removed.labels_deleted == 2  # only-a and t-a; shared stays
-    assert removed.entities_deleted == 1
+    assert removed.entities_deleted == 2  # the URL, and Alpha: said twice, what a.md is about; orphans now
     for label in ("Document", "Section", "Chunk"):
         n = cy(f"MATCH (n:{label}) WHERE n.id = $id OR n.document_id = $id RETURN count(n) AS n", id=doc_a)
         assert n[0]["n"] == 0, label
