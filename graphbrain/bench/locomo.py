@@ -102,7 +102,7 @@ __all__ = [
 ]
 
 GRAPHBRAIN_SYSTEMS = ("graphbrain-compose", "graphbrain-retrieve")
-BASELINE_SYSTEMS = ("bm25", "dense", "hybrid-rrf")
+BASELINE_SYSTEMS = ("bm25", "dense", "dense-english", "hybrid-rrf")
 SYSTEMS = GRAPHBRAIN_SYSTEMS + BASELINE_SYSTEMS
 # Whose ingest figures a system reports: both graphbrain systems read what commit_turn wrote.
 INGEST_KEY = {"graphbrain-compose": "graphbrain", "graphbrain-retrieve": "graphbrain"} | {
@@ -145,24 +145,26 @@ def namespace_counts(store: Store, namespace: str) -> dict[str, int]:
 
 @contextmanager
 def timed_embedder(brain: Brain) -> Iterator[TimedEmbedder]:
-    """Route every embedder call of ``brain`` (commit, retrieve, compose) through a timer, then restore.
+    """Route every call of ``brain``'s embedding models (commit, retrieve, compose) through one timer.
 
-    ``Brain.embedder`` is a cached property, so the timer takes its place in the instance dictionary;
-    it forwards to the same loaded model.
+    ``Brain.embedder`` and ``Brain.english_embedder`` are cached properties, so timers take their places
+    in the instance dictionary, sharing one clock; they forward to the same loaded models.
     """
-    inner = brain.embedder
-    timed = TimedEmbedder(inner)
     state = vars(brain)
-    had = "embedder" in state
-    previous = state.get("embedder")
+    saved = {name: (name in state, state.get(name)) for name in ("embedder", "english_embedder")}
+    timed = TimedEmbedder(brain.embedder)
     state["embedder"] = timed
+    english = brain.english_embedder
+    if english is not None:
+        state["english_embedder"] = TimedEmbedder(english, clock=timed)
     try:
         yield timed
     finally:
-        if had:
-            state["embedder"] = previous
-        else:
-            state.pop("embedder", None)
+        for name, (had, previous) in saved.items():
+            if had:
+                state[name] = previous
+            else:
+                state.pop(name, None)
 
 
 def warm_up_models(brain: Brain) -> float:
@@ -296,6 +298,11 @@ def load_conversation(path: str | PathLike[str]) -> Conversation:
     )
 
 
+def baseline_text(turn: DialogTurn) -> str:
+    """What the flat baselines index per turn: ``"[8 May 2023] Caroline: text [image: caption]"``."""
+    return f"[{turn.at.day} {turn.at.strftime('%B %Y')}] {turn.speaker}: {turn.content}"
+
+
 def turn_events(turn: DialogTurn, namespace: str) -> dict[str, Any]:
     """The TurnEvents of one LoCoMo dialog turn (see the module docstring for the mapping)."""
     return {
@@ -398,7 +405,9 @@ def run_locomo(
             "session": "one LoCoMo session = one graphbrain session '<sample_id>:session_<N>'",
             "at": "the session's date_time, read as UTC",
             "images": "blip_caption appended as ' [image: <caption>]'",
-            "compose": "Composer.compose on '<sample_id>:questions' (no turns), now = last session + 1 day",
+            "compose": "brain.compose_context on '<sample_id>:questions' (no turns), now = last session + 1 day",
+            "baseline_text": "[<day> <Month> <year>] <speaker>: <text> [image: <caption>]",
+            "hybrid_rrf": "RRF of bm25 and dense-english (dense when the English model is off)",
             "compose_evidence_max_items": comp.evidence_max_items,
             "compose_token_limit": comp.token_limit,
             "retrieve_plan": retrieve_plan("<question>", ks[-1]),
@@ -407,6 +416,7 @@ def run_locomo(
             "token_counter": EstimateCounter.name,
             "embedding_model": brain.embedder.name,
             "embedding_dimension": brain.embedder.dim,
+            "english_model": brain.english_embedder.name if brain.english_embedder is not None else None,
             "config_fingerprint": brain.config.fingerprint(),
             "model_load_s": round(load_s, 3),
         }
@@ -439,27 +449,33 @@ def _run_conversation(
             if i % 100 == 0:
                 say(f"{conv.sample_id}: {i}/{len(conv.turns)} turns")
         ingest_s = time.perf_counter() - t_ingest
+    # A commit the database was too busy for is journaled ("accepted, pending"); it is memory all the same
+    # once replayed, which the questions must not race.
+    replayed = brain.replay_journal() if brain.config.storage.journal else []
+    pending = sum(1 for r in replayed if r.status == "committed")
+    if pending:
+        say(f"{conv.sample_id}: {pending} journaled turns replayed before the questions")
     counts = namespace_counts(brain.store, ns)
 
-    docs = [(t.dia_id, t.content) for t in conv.turns]
+    # The baselines index what anyone would: every turn as "[date] speaker: text [image: caption]".
+    docs = [(t.dia_id, baseline_text(t)) for t in conv.turns]
     text_of = dict(docs)
     bm25 = BM25Baseline(docs)
     dense = DenseBaseline(docs, brain.embedder)
+    english = brain.english_embedder
+    dense_en = DenseBaseline(docs, english) if english is not None else None
 
-    from graphbrain.compose.composer import Composer
-
-    composer = Composer(brain)
     now = conv.question_time
     sources = _SourceMap(brain.store, ns, conv.dia_ids)
     # One untimed question first: the server compiles each query plan once.
-    composer.compose(conv.questions_session_id, "warm-up question?", namespace=ns, now=now)
+    brain.compose_context(conv.questions_session_id, "warm-up question?", namespace=ns, now=now)
     brain.retrieve(retrieve_plan("warm-up question?", top_k), namespace=ns)
 
     say(f"{conv.sample_id}: {len(conv.questions)} questions")
     questions: list[dict[str, Any]] = []
     for q in conv.questions:
         t0 = time.perf_counter()
-        package = composer.compose(conv.questions_session_id, q.text, namespace=ns, now=now)
+        package = brain.compose_context(conv.questions_session_id, q.text, namespace=ns, now=now)
         compose_ms = _ms(t0)
         t0 = time.perf_counter()
         pack = brain.retrieve(retrieve_plan(q.text, top_k), namespace=ns)
@@ -492,11 +508,19 @@ def _run_conversation(
         dense_ranking = dense.rank(q.text)
         dense_ms = _ms(t0)
         t0 = time.perf_counter()
-        hybrid_ranking = rrf([bm25_ranking, dense_ranking])
-        hybrid_ms = bm25_ms + dense_ms + _ms(t0)
+        dense_en_ranking = dense_en.rank(q.text) if dense_en is not None else []
+        dense_en_ms = _ms(t0)
+        # The hybrid fuses BM25 with the stronger dense ranking for English text, the English model's.
+        best_dense, best_dense_ms = (
+            (dense_en_ranking, dense_en_ms) if dense_en is not None else (dense_ranking, dense_ms)
+        )
+        t0 = time.perf_counter()
+        hybrid_ranking = rrf([bm25_ranking, best_dense])
+        hybrid_ms = bm25_ms + best_dense_ms + _ms(t0)
         for name, ranking, ms in (
             ("bm25", bm25_ranking, bm25_ms),
             ("dense", dense_ranking, dense_ms),
+            ("dense-english", dense_en_ranking, dense_en_ms),
             ("hybrid-rrf", hybrid_ranking, hybrid_ms),
         ):
             runs[name] = _SystemRun(
@@ -556,8 +580,13 @@ def _run_conversation(
             },
             "bm25": {"ms_per_turn": round(bm25.build_s * 1000.0 / n_turns, 3) if n_turns else None},
             "dense": {"ms_per_turn": round(dense.build_s * 1000.0 / n_turns, 3) if n_turns else None},
+            "dense-english": {
+                "ms_per_turn": round(dense_en.build_s * 1000.0 / n_turns, 3) if n_turns and dense_en else None
+            },
             "hybrid-rrf": {
-                "ms_per_turn": round((bm25.build_s + dense.build_s) * 1000.0 / n_turns, 3) if n_turns else None
+                "ms_per_turn": round((bm25.build_s + (dense_en or dense).build_s) * 1000.0 / n_turns, 3)
+                if n_turns
+                else None
             },
         },
         "results": questions,

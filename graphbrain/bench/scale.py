@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from graphbrain.assets import asset_dir
 from graphbrain.bench.ingest_bench import run_ingest_bench
 from graphbrain.bench.locomo import delete_namespace, namespace_counts, timed_embedder, warm_up_models
 from graphbrain.bench.scoring import mean, percentile, ratio, summarise_latencies
@@ -88,6 +89,7 @@ from graphbrain.errors import GraphbrainError
 from graphbrain.ids import entity_id as make_entity_id
 from graphbrain.ids import stable_id
 from graphbrain.nlp import canonicalize, detect_language
+from graphbrain.nlp.analysis import query_terms
 from graphbrain.retrieve.base import OVERSAMPLE, lucene_query
 
 if TYPE_CHECKING:
@@ -1042,8 +1044,13 @@ class _Probe:
             ms, _ = _timed(lambda params=params: store.run("bench/floor_vector", params))  # type: ignore[misc]
             if record:
                 self._add(f"floor:{key}", ms)
-        query = lucene_query(question) or "x"
-        for key, index in (("fulltext:memory", "memory_text"), ("fulltext:messages", "message_text")):
+        text_query = lucene_query(question) or "x"
+        # Messages are indexed as the analyzer's terms (message_search): the floor asks for those.
+        terms_query = " ".join(query_terms(question)) or "x"
+        for key, index, query in (
+            ("fulltext:memory", "memory_text", text_query),
+            ("fulltext:messages", "message_search", terms_query),
+        ):
             params = {"index": index, "k": self.k, "query": query}
             ms, _ = _timed(lambda params=params: store.run("bench/floor_fulltext", params))  # type: ignore[misc]
             if record:
@@ -1188,9 +1195,8 @@ def run_scale(
     ns = namespace or f"bench-scale-{seed}"
     docs: Path | None
     if ingest_path == "default":
-        docs = Path(__file__).resolve().parents[2] / "seeds" / "docs"
-    else:
-        docs = Path(ingest_path) if ingest_path else None
+        ingest_path = str(asset_dir("seeds") / "docs")
+    docs = Path(ingest_path) if ingest_path else None
     brain = brain_factory()
     if brain.store.backend != "neo4j":
         brain.close()

@@ -41,8 +41,12 @@ def _assert_sound(report: dict[str, Any]) -> None:
 def test_eight_writers_keep_every_invariant(brain: Brain, mode: str) -> None:
     report = run_load(str(ROOT / "brain.yml"), writers=8, seconds=4, mode=mode, overrides=_overrides(brain), keep=False)
     _assert_sound(report)
-    # Writers really overlapped on the shared session: its turns come from several writers.
-    assert report["statuses"].get("committed", 0) >= 8
+    # Every writer was answered within the window, and several commits landed while they overlapped. How
+    # many of them the graph took at once and how many waited in the journal ("accepted, pending" when it
+    # was busy past BUSY_WAIT_S) is the machine's speed, not behaviour: a loaded CI box gave 5 + 3.
+    assert sum(report["statuses"].values()) >= 8
+    assert set(report["statuses"]) <= {"committed", "pending"}
+    assert report["statuses"].get("committed", 0) >= 2
 
 
 def test_shared_session_sequence_is_gap_free_under_threads(brain: Brain) -> None:

@@ -12,7 +12,9 @@ from graphbrain import Brain
 
 def _missing(brain: Brain) -> dict[str, int]:
     rows = brain.store.cypher(
+        # Candidate entities have no vector by design (not memory until the gate promotes them).
         "MATCH (n {namespace: $ns}) WHERE (n:Memory OR n:Message) AND n.embedding IS NULL "
+        "AND coalesce(n.status, '') <> 'candidate' "
         "RETURN CASE WHEN n:Message THEN 'Message' ELSE 'Memory' END AS label, count(n) AS n",
         {"ns": brain.namespace},
     ).rows

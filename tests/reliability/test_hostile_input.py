@@ -640,7 +640,7 @@ def test_mcp_tools(world: World) -> None:
     sw = Sweep(world)
 
     async def session() -> None:
-        async with Client(create_server(world.a), read_timeout_seconds=120) as client:
+        async with Client(create_server(world.a, allow_cypher=True), read_timeout_seconds=120) as client:
             for name in ADAPTER_SUBSET:
                 if name not in ENCODABLE:
                     continue

@@ -15,6 +15,9 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from graphbrain import Brain
 from graphbrain.store.falkordb_store import EmbeddedServer, EmbeddedSettings
@@ -114,3 +117,42 @@ def _kill_and_recover(overrides: dict[str, str], tmp_path: Path, undo_plan: Path
         assert brain.replay_journal() == []
     finally:
         brain.close()
+
+
+def test_a_statement_applied_whose_answer_was_lost_is_taken_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server killed after it applied a statement and before its answer reached the writer: the writer
+    saw no statement answered, yet the first one (the session's next sequence number) is in the graph.
+    The undo plan runs all the same, so no sequence number is used up and no empty Session is left."""
+    from graph_snapshot import snapshot
+
+    from graphbrain.errors import StoreUnavailable
+    from graphbrain.store.falkordb_store import FalkorStore
+
+    data = tmp_path / "data"
+    overrides = {"storage.backend": "embedded", "storage.data_dir": str(data), "namespace": "lost-answer"}
+    brain = Brain.from_config(ROOT / "brain.yml", overrides=overrides, check_schema=False)
+    try:
+        brain.init_schema()
+        brain.commit_turn("s", {"turn_id": "t1", "messages": [{"role": "user", "content": "TODO: 写解析器。"}]})
+        before = snapshot(brain.store, brain.namespace)
+        store = brain.store
+        assert isinstance(store, FalkorStore)
+        real = FalkorStore._run_named
+
+        def answer_lost(self: FalkorStore, name: str, params: Any, *, write: bool) -> Any:
+            rows = real(self, name, params, write=write)
+            if name == "commit/lock_session":
+                raise StoreUnavailable("injected: the connection dropped before the answer")
+            return rows
+
+        monkeypatch.setattr(FalkorStore, "_run_named", answer_lost)
+        pending = brain.commit_turn("s", {"turn_id": "t2", "messages": [{"role": "user", "content": "TODO: x"}]})
+        monkeypatch.undo()
+        assert pending.status == "pending"
+        assert snapshot(brain.store, brain.namespace) == before
+        assert [r.seq for r in brain.replay_journal()] == [2]
+    finally:
+        brain.close()
+        EmbeddedServer(EmbeddedSettings(data_dir=data))._shutdown()
