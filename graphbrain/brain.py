@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import os
+from datetime import UTC, datetime
 from functools import cached_property
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from graphbrain.config import BrainConfig, load_config
 from graphbrain.contracts import CommitResult, ContextPackage, EvidencePack, RetrievalPlan, validate_namespace
-from graphbrain.errors import SchemaError, StoreError
+from graphbrain.errors import SchemaError
 from graphbrain.store import SCHEMA_VERSION, CypherResult, SchemaReport, Store, open_store
 
 if TYPE_CHECKING:
     from graphbrain.embedding import Embedder
     from graphbrain.journal import Journal
+    from graphbrain.store.upgrade import Progress, UpgradeReport
 
 
 class Brain:
@@ -65,11 +67,10 @@ class Brain:
                 self.replay_journal()
 
     def check_schema(self) -> None:
-        try:
-            version = self.store.schema_version()
-        except StoreError:
-            raise
-        if version is None and self.store.backend == "embedded":
+        from graphbrain.store.upgrade import behind_message
+
+        version = self.store.schema_version()
+        if version is None and self.store.backend == "embedded" and not self.store.holds_data():
             # The embedded database is graphbrain's own, in data_dir: a first use creates its schema, so
             # `pip install` and a script are enough.
             self.init_schema()
@@ -77,20 +78,47 @@ class Brain:
         if version is None:
             raise SchemaError("the database has no graphbrain schema: run `graphbrain init`")
         if version < SCHEMA_VERSION:
+            raise SchemaError(behind_message(version, SCHEMA_VERSION))
+        if version > SCHEMA_VERSION:
             raise SchemaError(
-                f"the database schema is version {version}, this graphbrain needs {SCHEMA_VERSION}: "
-                "run `graphbrain init`"
+                f"the database schema is version {version}, newer than this graphbrain's {SCHEMA_VERSION}: "
+                "upgrade graphbrain"
             )
 
-    def init_schema(self) -> SchemaReport:
-        """Create every constraint and index (idempotent) and wait until they are ONLINE."""
-        return self.store.ensure_schema(self.config.embedding.dimension)
+    def init_schema(self, *, batch: int | None = None, progress: Progress | None = None) -> SchemaReport:
+        """Create every constraint and index (idempotent), wait until they are ONLINE, and run every pending
+        upgrade step (graphbrain/store/upgrade.py), so an older graph is brought up to date in place."""
+        report = self.upgrade(batch=batch, progress=progress)
+        assert report.schema is not None
+        return report.schema
+
+    def upgrade(self, *, batch: int | None = None, progress: Progress | None = None) -> UpgradeReport:
+        """``graphbrain upgrade``: the schema, then every pending step in batches (resumable)."""
+        from graphbrain.store.upgrade import DEFAULT_BATCH, UpgradeModels, upgrade
+
+        emb = self.config.embedding
+        return upgrade(
+            self.store,
+            emb.dimension,
+            english_dimension=emb.english.dimension,
+            batch=batch or DEFAULT_BATCH,
+            progress=progress,
+            models=UpgradeModels(english=lambda: self.english_embedder),
+        )
 
     @cached_property
     def embedder(self) -> Embedder:
         from graphbrain.embedding import get_embedder
 
         return get_embedder(self.config.embedding)
+
+    @cached_property
+    def english_embedder(self) -> Embedder | None:
+        """The second model, for English text (``embedding.english``); None when it is off."""
+        from graphbrain.embedding import get_embedder
+
+        cfg = self.config.embedding.english_model()
+        return get_embedder(cfg) if cfg is not None else None
 
     @property
     def namespace(self) -> str:
@@ -109,7 +137,7 @@ class Brain:
         """
         from graphbrain.commit.pipeline import CommitPipeline
 
-        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder)
+        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder)
         if not self.config.storage.journal:
             return pipeline.commit(session_id, turn_events)
         from graphbrain.commit.durable import DurableCommitter
@@ -120,14 +148,15 @@ class Brain:
     def journal(self) -> Journal:
         from graphbrain.journal import Journal
 
-        return Journal.in_data_dir(self.config.storage.data_dir, target=self.store.target)
+        storage = self.config.storage
+        return Journal.in_data_dir(storage.data_dir, target=self.store.target, max_mb=storage.journal_max_mb)
 
     def replay_journal(self) -> list[CommitResult]:
         """Write every pending journaled turn, in order (raises StoreUnavailable if Neo4j is still away)."""
         from graphbrain.commit.durable import DurableCommitter
         from graphbrain.commit.pipeline import CommitPipeline
 
-        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder)
+        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder)
         return DurableCommitter(pipeline, self.journal, self.config.namespace).replay()
 
     def journal_status(self) -> dict[str, Any]:
@@ -161,7 +190,9 @@ class Brain:
         """Execute a RetrievalPlan over memory, turns and resources; returns an EvidencePack."""
         from graphbrain.retrieve.executor import Executor
 
-        return Executor(self.config, self.store, lambda: self.embedder).retrieve(plan, namespace=self._ns(namespace))
+        return Executor(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder).retrieve(
+            plan, namespace=self._ns(namespace)
+        )
 
     def compose_context(
         self,
@@ -170,18 +201,27 @@ class Brain:
         agent_state: dict[str, Any] | None = None,
         *,
         namespace: str | None = None,
+        now: datetime | None = None,
     ) -> ContextPackage:
-        """Plan, retrieve, fuse and compose the slot-ordered ContextPackage for the next model call."""
+        """Plan, retrieve, fuse and compose the slot-ordered ContextPackage for the next model call.
+
+        ``now`` (default: the current time) is the moment the question is asked: what "last week" means
+        and which turns are recent, so that a history can be replayed and evaluated as of its own dates.
+        """
         from graphbrain.compose.composer import Composer
 
-        return Composer(self).compose(session_id, user_message, agent_state, namespace=self._ns(namespace))
+        return Composer(self).compose(
+            session_id, user_message, agent_state, namespace=self._ns(namespace), now=_aware(now)
+        )
 
     def ingest(self, source: Any, **options: Any) -> Any:
         """Add a file, directory, URL, raw text or memory snapshot to the resource library."""
         from graphbrain.resources.ingest import Ingestor
 
         options["namespace"] = self._ns(options.get("namespace"))
-        return Ingestor(self.config, self.store, lambda: self.embedder).ingest(source, **options)
+        return Ingestor(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder).ingest(
+            source, **options
+        )
 
     # ------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -312,5 +352,12 @@ class Brain:
         """Remove a document (id, source URI, URL or path) from the resource library; returns what went."""
         from graphbrain.resources.ingest import Ingestor
 
-        ingestor = Ingestor(self.config, self.store, lambda: self.embedder)
+        ingestor = Ingestor(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder)
         return ingestor.remove(document, namespace=self._ns(namespace)).model_dump(mode="json")
+
+
+def _aware(now: datetime | None) -> datetime | None:
+    """A naive ``now`` is read as UTC (as every time graphbrain stores)."""
+    if now is None or now.tzinfo is not None:
+        return now
+    return now.replace(tzinfo=UTC)

@@ -42,6 +42,9 @@ class EmbeddedConfig(_Model):
     appendfsync: Literal["everysec", "always"] = "everysec"
     query_timeout_s: float = Field(30.0, gt=0)
     startup_timeout_s: float = Field(20.0, gt=0)
+    # The server outlives the command that started it and stops after this many idle seconds, so the
+    # next command finds it up; 0 stops it with the last process using it.
+    idle_stop_s: float = Field(600.0, ge=0)
 
 
 class StorageConfig(_Model):
@@ -55,6 +58,10 @@ class StorageConfig(_Model):
     # Journal every turn to data_dir/journal.sqlite3 before the graph write (nothing lost while
     # Neo4j is away; pending turns are replayed in order).
     journal: bool = True
+    # The journal's bound in MB: at it, written turns are pruned (oldest first); when pending turns alone
+    # fill it (the database away for long), commit_turn refuses the next turn with JournalFull (HTTP 507)
+    # and keeps every turn it accepted. null: bounded by the disk only.
+    journal_max_mb: float | None = Field(1024.0, gt=0)
     # When the graph is unreachable, compose_context answers with a degraded package (the session's
     # recent turns from the journal, marked debug.degraded) instead of raising StoreUnavailable.
     degraded_compose: bool = False
@@ -68,6 +75,21 @@ class StorageConfig(_Model):
 
 
 # ---------------------------------------------------------------- embedding and nlp
+# The English model's vector size (bge-small-en-v1.5): the default of embedding.english.dimension.
+ENGLISH_DIMENSION = 384
+
+
+class EnglishEmbeddingConfig(_Model):
+    """A second model for English text, beside the main (multilingual) one: English and mixed messages,
+    memory items and chunks get a vector of each, and an English query searches both indexes. ``none``
+    turns it off (then everything rides on the main model)."""
+
+    provider: Literal["fastembed", "hashing", "none"] = "fastembed"
+    model: str = "local:bge-small-en-v1.5-int8"
+    model_path: str | None = None
+    dimension: int = Field(ENGLISH_DIMENSION, gt=0, le=8192)
+
+
 class EmbeddingConfig(_Model):
     provider: Literal["use-multilingual", "fastembed", "hashing"] = "use-multilingual"
     # A fastembed model name (needs a model hub) or "local:<name>" for a model that ships in a package.
@@ -76,6 +98,21 @@ class EmbeddingConfig(_Model):
     model_path: str | None = None
     dimension: int = Field(512, gt=0, le=8192)
     batch_size: int = Field(64, gt=0, le=4096)
+    english: EnglishEmbeddingConfig = Field(default_factory=EnglishEmbeddingConfig)
+
+    def english_model(self) -> EmbeddingConfig | None:
+        """The English model as an embedding config of its own (None when it is off)."""
+        e = self.english
+        if e.provider == "none":
+            return None
+        return EmbeddingConfig(
+            provider=e.provider,
+            model=e.model,
+            model_path=e.model_path,
+            dimension=e.dimension,
+            batch_size=self.batch_size,
+            english=EnglishEmbeddingConfig(provider="none"),
+        )
 
 
 class NlpConfig(_Model):
@@ -136,9 +173,27 @@ class RerankConfig(_Model):
     top_n: int = Field(50, ge=1)
 
 
+# Per-mode fusion weights (a hybrid or associative list takes the weight of its backend's mode unless
+# named). Measured on LoCoMo dev (README): full text carries most of the evidence, the vectors find what
+# shares no word with the question, the graph walk adds the hops neither sees.
+DEFAULT_FUSION_WEIGHTS: dict[str, float] = {"exact": 0.5, "semantic": 0.5, "relational": 0.2, "associative": 0.2}
+
+
 class FusionConfig(_Model):
-    method: Literal["rrf", "weighted_sum", "none"] = "rrf"
+    method: Literal["rrf", "weighted_sum", "none"] = "weighted_sum"
     rrf_k: int = Field(60, ge=1)
+    weights: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_FUSION_WEIGHTS))
+
+    @field_validator("weights")
+    @classmethod
+    def _weights(cls, v: dict[str, float]) -> dict[str, float]:
+        modes = {"exact", "semantic", "hybrid", "relational", "associative"}
+        for mode, w in v.items():
+            if mode not in modes:
+                raise ValueError(f"unknown mode {mode!r} (one of {', '.join(sorted(modes))})")
+            if not 0 <= w <= 10:
+                raise ValueError(f"{mode}: a weight from 0 to 10")
+        return v
 
 
 class RemoteExecutorConfig(_Model):
@@ -240,6 +295,7 @@ ENV_OVERRIDES: dict[str, str] = {
     "GRAPHBRAIN_DATA_DIR": "storage.data_dir",
     "GRAPHBRAIN_EMBEDDING_PROVIDER": "embedding.provider",
     "GRAPHBRAIN_STORAGE_BACKEND": "storage.backend",
+    "GRAPHBRAIN_EMBEDDED_IDLE_STOP_S": "storage.embedded.idle_stop_s",
 }
 
 DEFAULT_CONFIG_NAMES = ("brain.yml", "brain.yaml")

@@ -1,4 +1,10 @@
-"""`graphbrain demo`: load seeds/ into a fresh namespace and show what graphbrain does with them.
+"""`graphbrain demo`: load the seeds into a namespace of the demo's own and show what graphbrain does.
+
+The demo works in namespace ``demo`` (or the one given) and clears it first, so a second run starts
+clean. It clears a namespace only when everything in it is the demo's own (the demo session, documents
+with the demo's tag, memory derived from the demo session); a namespace holding anything else is
+cleared only when the caller confirms (``--yes``, or yes at the prompt), else the demo stops and says
+why. Nothing a user wrote is deleted without being asked.
 
 The demo session's dates are shifted so its last turn was yesterday (so "last week" means something),
 its turns are committed one by one with their commit explain, the seed documents are ingested, and
@@ -13,10 +19,22 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from graphbrain.assets import asset_dir
+from graphbrain.errors import InputError
+
 if TYPE_CHECKING:
     from graphbrain.brain import Brain
 
-SEEDS = Path(__file__).resolve().parents[1] / "seeds"
+DEMO_NAMESPACE = "demo"
+# Every document the demo ingests carries this tag: how it tells its own documents from a user's.
+DEMO_TAG = "graphbrain-demo"
+
+__all__ = ["DEMO_NAMESPACE", "DEMO_TAG", "foreign_data", "run", "seeds_dir"]
+
+
+def seeds_dir() -> Path:
+    """The demo's seeds: the checkout's ``seeds/``, or the copy an installed wheel carries."""
+    return asset_dir("seeds")
 
 
 def _shifted(turns: list[dict[str, Any]], now: datetime) -> list[dict[str, Any]]:
@@ -29,11 +47,57 @@ def _shifted(turns: list[dict[str, Any]], now: datetime) -> list[dict[str, Any]]
     return out
 
 
-def run(brain: Brain, echo: Callable[[str], None] = print, *, seeds: Path = SEEDS) -> dict[str, Any]:
+def foreign_data(brain: Brain, session_id: str) -> dict[str, int]:
+    """What the namespace holds that the demo did not write: {kind: count}, only kinds with any."""
+    rows = brain.store.run(
+        "admin/demo_foreign_data",
+        {"namespace": brain.namespace, "session_id": session_id, "tag": DEMO_TAG},
+    )
+    return {k: int(v) for k, v in (rows[0] if rows else {}).items() if v}
+
+
+def _clear(
+    brain: Brain, session_id: str, echo: Callable[[str], None], confirm: Callable[[str], bool] | None, yes: bool
+) -> None:
+    ns = brain.namespace
+    foreign = foreign_data(brain, session_id)
+    if foreign:
+        what = ", ".join(f"{n} {kind}" for kind, n in foreign.items())
+        question = (
+            f"namespace {ns!r} holds data the demo did not write ({what}); the demo clears its namespace "
+            "first. Delete everything in it?"
+        )
+        if not (yes or (confirm is not None and confirm(question))):
+            raise InputError(
+                f"demo: namespace {ns!r} holds data the demo did not write ({what}), and the demo clears "
+                f"its namespace first: run it in another namespace (the default is {DEMO_NAMESPACE!r}), "
+                "or pass --yes to delete everything in this one"
+            )
+    out = brain.forget(whole_namespace=True)
+    if out["found"]:
+        cleared = "everything in it" if foreign else "the previous demo run"
+        echo(f"namespace {ns!r}: cleared {cleared} ({out['total']} nodes)")
+    else:
+        echo(f"namespace {ns!r} (empty: nothing to clear)")
+
+
+def run(
+    brain: Brain,
+    echo: Callable[[str], None] = print,
+    *,
+    seeds: Path | None = None,
+    confirm: Callable[[str], bool] | None = None,
+    yes: bool = False,
+) -> dict[str, Any]:
+    """Run the demo in ``brain``'s namespace (see the module docstring for what it clears and when).
+
+    ``confirm`` asks the user a yes/no question (None: never ask, refuse instead); ``yes`` confirms in
+    advance. Returns the session id, the namespace and the composed context ids.
+    """
+    seeds = seeds or seeds_dir()
     session = json.loads((seeds / "sessions" / "demo-graphbrain.json").read_text(encoding="utf-8"))
     sid = session["session_id"]
-    forgotten = brain.forget(whole_namespace=True) if hasattr(brain, "forget") else None
-    echo(f"namespace {brain.namespace!r}" + (" (cleared)" if forgotten else ""))
+    _clear(brain, sid, echo, confirm, yes)
     echo("")
     echo(f"== commit_turn × {len(session['turns'])}: {session['description']}")
     for turn in _shifted(session["turns"], datetime.now(UTC)):
@@ -57,7 +121,7 @@ def run(brain: Brain, echo: Callable[[str], None] = print, *, seeds: Path = SEED
                 f"{result.summary.reason}"
             )
     echo("")
-    ingest = brain.ingest(seeds / "docs")
+    ingest = brain.ingest(seeds / "docs", tags=[DEMO_TAG])
     counts = ingest.counts if hasattr(ingest, "counts") else {}
     echo(f"== ingest seeds/docs: {counts}")
     packages = []
@@ -77,4 +141,13 @@ def run(brain: Brain, echo: Callable[[str], None] = print, *, seeds: Path = SEED
         for line in package.render_evidence().splitlines()[:24]:
             echo("   " + line)
         echo(f"   context_id {package.context_id} (trace stored: graphbrain traces show {package.context_id})")
-    return {"session_id": sid, "contexts": [p.context_id for p in packages]}
+    echo("")
+    echo(f"The demo's memory is in namespace {brain.namespace!r}; explore it with")
+    echo(f"   graphbrain memory list --namespace {brain.namespace}")
+    echo(f'   graphbrain context {sid} "What did we decide for the memory store?" --namespace {brain.namespace}')
+    echo(f"   graphbrain memory forget --all-namespace --namespace {brain.namespace}   (when done)")
+    return {
+        "session_id": sid,
+        "namespace": brain.namespace,
+        "contexts": [p.context_id for p in packages],
+    }

@@ -8,7 +8,9 @@
     ├── SchemaError            the database schema is missing or behind: says what to run
     ├── StoreError             the database failed (wrapped once, inside store/)
     │   ├── StoreUnavailable   the server cannot be reached (transient)
-    │   └── ReadOnlyViolation  a write was attempted in a read-only transaction
+    │   │   └── StoreFull      the database's disk is full: nothing of the write kept (transient)
+    │   ├── ReadOnlyViolation  a write was attempted in a read-only transaction
+    │   └── StoreStateError    the database answered with a state graphbrain never writes: names it
     └── EmbeddingError         the embedding model could not be loaded or failed
 
 Misuse errors (Config/Input/Plan) are the caller's to fix; Store/Embedding errors are the environment's.
@@ -60,8 +62,18 @@ class StoreUnavailable(StoreError):
     """The database could not be reached (after retries)."""
 
 
+class StoreFull(StoreUnavailable):
+    """The database's disk is full (the embedded data dir): the write was refused whole. Transient, as an
+    unreachable server is: a journaled turn stays pending and is written once space is freed."""
+
+
 class ReadOnlyViolation(StoreError):
     """A write was attempted where only reads are allowed."""
+
+
+class StoreStateError(StoreError):
+    """A query answered with a state graphbrain never writes (a missing row or property); the message
+    names the query, the node and what was missing."""
 
 
 class ConstraintViolation(StoreError):

@@ -35,6 +35,9 @@ from graphbrain.store.base import Store
 from graphbrain.store.neo4j_store import Neo4jStore
 
 ROOT = Path(__file__).resolve().parents[1]
+# Each embedded server a test starts stops with its last user, as it did before servers outlived their
+# command (test data dirs are temporary); tests of the idle stop set their own value.
+os.environ.setdefault("GRAPHBRAIN_EMBEDDED_IDLE_STOP_S", "0")
 BACKENDS = [b.strip() for b in os.environ.get("GRAPHBRAIN_TEST_BACKENDS", "neo4j").split(",") if b.strip()]
 
 # Tests whose own code is Neo4j-only (SHOW commands, db.index.* procedures, Neo4j 5 syntax such as

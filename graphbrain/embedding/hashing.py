@@ -23,9 +23,10 @@ import re
 import numpy as np
 
 from graphbrain.embedding.base import BaseEmbedder
+from graphbrain.nlp.chars import CJK_CLASS
 
-# Han (incl. extension A and compatibility), kana, Hangul syllables, CJK punctuation is excluded.
-_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+# Han, kana, Hangul syllables (graphbrain.nlp.chars); CJK punctuation is excluded.
+_CJK = CJK_CLASS
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(rf"[^\W{_CJK}]+", re.UNICODE)
 _EMPTY_FEATURE = "\x00empty"

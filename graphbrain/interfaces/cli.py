@@ -28,6 +28,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 STDIN = "-"
 MAX_CELL = 60  # characters per table cell before it is cut with "…"
+TEXT_CELL = 110  # the same for a row's own text (a memory item's, a turn's snippet): what the row is about
+TEXT_COLUMNS = frozenset({"text", "snippet", "content"})
 
 
 # ================================================================================ output helpers
@@ -85,7 +87,7 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, title: s
     if not rows:
         click.echo("  (none)")
         return
-    cells = [[_cell(r.get(c)) for c in columns] for r in rows]
+    cells = [[_cell(r.get(c), TEXT_CELL if c in TEXT_COLUMNS else MAX_CELL) for c in columns] for r in rows]
     widths = [max(_width(c), *(_width(row[i]) for row in cells)) for i, c in enumerate(columns)]
 
     def line(values: Sequence[str]) -> str:
@@ -95,6 +97,17 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, title: s
     click.echo(line(["-" * w for w in widths]))
     for row in cells:
         click.echo(line(row))
+
+
+def readable(text: Any) -> Any:
+    """A memory item's text without its "[type:key] " head: the key has a column of its own."""
+    if isinstance(text, str) and text.startswith("[") and "] " in text:
+        return text.partition("] ")[2]
+    return text
+
+
+def _readable_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [{**r, "text": readable(r.get("text"))} for r in rows]
 
 
 def _pairs(pairs: Sequence[tuple[str, Any]]) -> None:
@@ -224,20 +237,7 @@ def init(config_path: str | None, namespace: str | None, as_json: bool) -> None:
     Example:
       graphbrain init --config brain.yml
     """
-    with open_brain(config_path, namespace, check_schema=False) as brain:
-        report = brain.init_schema()
-        out = {
-            "schema_version": report.version,
-            "statements": report.statements,
-            "indexes": [{"name": i["name"], "type": i["type"], "state": i["state"]} for i in report.indexes],
-        }
-
-        def human(o: dict[str, Any]) -> None:
-            click.echo(f"schema version {o['schema_version']}: {o['statements']} statements applied")
-            for i in o["indexes"]:
-                click.echo(f"  {i['state']:<8} {i['type']:<9} {i['name']}")
-
-        _emit(out, as_json, human)
+    _upgrade(config_path, namespace, as_json, None)
 
 
 @main.command()
@@ -265,21 +265,31 @@ def doctor(config_path: str | None, namespace: str | None, as_json: bool) -> Non
 
 
 @main.command()
+@click.option("--yes", is_flag=True, help="Clear the namespace even if it holds data the demo did not write.")
 @common
-def demo(config_path: str | None, namespace: str | None, as_json: bool) -> None:
+def demo(yes: bool, config_path: str | None, namespace: str | None, as_json: bool) -> None:
     """Walk through graphbrain: commit a sample session, compose a context, explore the memory.
+
+    The demo works in namespace 'demo' (or --namespace) and clears that namespace first, nothing else.
+    It clears it unasked only when it holds nothing but an earlier demo run; otherwise it asks (or,
+    without a terminal, stops) unless --yes is given.
 
     \b
     Example:
-      graphbrain demo --namespace demo
+      graphbrain demo
+      graphbrain demo --namespace demo-2
     """
     module = _import("graphbrain.demo", "the demo")
-    with open_brain(config_path, namespace) as brain:
+
+    def confirm(question: str) -> bool:
+        return sys.stdin.isatty() and click.confirm(question, default=False, err=True)
+
+    with open_brain(config_path, namespace or module.DEMO_NAMESPACE) as brain:
         if not as_json:
-            module.run(brain, click.echo)
+            module.run(brain, click.echo, confirm=confirm, yes=yes)
             return
         # --json: the walk-through goes to stderr and the demo's report is the output
-        report = module.run(brain, lambda line: click.echo(line, err=True))
+        report = module.run(brain, lambda line: click.echo(line, err=True), confirm=confirm, yes=yes)
     _emit(report, True)
 
 
@@ -473,6 +483,7 @@ class _IngestProgress:
 @click.option("--glob", default="**/*", show_default=True, help="Which files of a directory to ingest.")
 @click.option("--manual", "manual_text", default=None, metavar="TEXT|-", help="Ingest this text (or stdin) instead.")
 @click.option("--title", default=None, help="Title of a single document or of the --manual text.")
+@click.option("--strict", is_flag=True, help="Exit 1 when any file could not be ingested (else only when none was).")
 @common
 def ingest(
     source: str | None,
@@ -481,13 +492,16 @@ def ingest(
     glob: str,
     manual_text: str | None,
     title: str | None,
+    strict: bool,
     config_path: str | None,
     namespace: str | None,
     as_json: bool,
 ) -> None:
     """Add a file, a directory, a URL or a text to the resource library (progress on stderr).
 
-    Unchanged documents are skipped; changed ones replace their sections and chunks.
+    Unchanged documents are skipped; changed ones replace their sections and chunks. Files that cannot be
+    ingested (an unsupported format, say) are listed with the reason in full; the command exits 0 when
+    something was ingested, 1 when nothing was (or, with --strict, when anything failed).
 
     \b
     Examples:
@@ -496,6 +510,8 @@ def ingest(
     """
     if (source is None) == (manual_text is None):
         raise InputError("ingest: give a PATH or URL, or --manual TEXT (not both)")
+    if source is not None and "://" not in source and not Path(source).exists():
+        raise InputError(f"{source}: no such file or directory (to ingest a text, use --manual TEXT)")
     progress = _IngestProgress()
     with open_brain(config_path, namespace) as brain:
         try:
@@ -514,19 +530,26 @@ def ingest(
             progress.close()
     data = result.model_dump(mode="json")
 
+    failed = [d for d in data["documents"] if d["status"] == "failed"]
+
     def human(r: dict[str, Any]) -> None:
         table(
-            r["documents"],
-            ["status", "sections", "chunks", "chunks_written", "title", "source_uri", "error"],
+            [d for d in r["documents"] if d["status"] != "failed"],
+            ["status", "sections", "chunks", "chunks_written", "title", "source_uri"],
         )
         c = r["counts"]
         click.echo(
             f"\n{c['created']} created, {c['updated']} updated, {c['unchanged']} unchanged, {c['failed']} failed; "
             f"{r['chunks_written']} chunks written in {r['took_ms'] / 1000:.1f} s"
         )
+        if failed:
+            click.secho(f"\nnot ingested ({len(failed)}):", bold=True, err=True)
+            for d in failed:  # in full: the reason says what would be accepted
+                click.echo(f"  {d.get('error') or d.get('source_uri')}", err=True)
 
     _emit(data, as_json, human)
-    if data["counts"]["failed"]:
+    ingested = len(data["documents"]) - len(failed)
+    if failed and (strict or not ingested):
         sys.exit(1)
 
 
@@ -554,9 +577,14 @@ def cypher_cmd(
 ) -> None:
     """Run your own Cypher (read-only unless --write) and print the rows as a table.
 
+    What it can see: the whole database, every namespace in it. --namespace only sets $namespace, which
+    your query should filter on; nothing stops a query from reading other namespaces. (That is why the
+    HTTP service gives Cypher only to tokens with the cypher grant, and the MCP server offers cypher_read
+    only when started with --allow-cypher.)
+
     Read-only means a READ transaction: the server itself refuses any write in it. --write is an explicit
-    choice (the HTTP service also requires an admin token for it). $namespace is always set to the scope,
-    so filter on it; --param values are parsed as JSON when they parse (42, true, ["a"]), else strings.
+    choice (the HTTP service also requires an admin token for it). --param values are parsed as JSON when
+    they parse (42, true, ["a"]), else strings.
 
     \b
     Example:
@@ -565,8 +593,13 @@ def cypher_cmd(
     """
     text = _read_text(STDIN, "Cypher")[0] if query == STDIN else query
     values = dict(parse_param(p) for p in params)
+    from graphbrain.errors import ReadOnlyViolation
+
     with open_brain(config_path, namespace) as brain:
-        result = brain.cypher(text, values, write=write, row_cap=row_cap)
+        try:
+            result = brain.cypher(text, values, write=write, row_cap=row_cap)
+        except ReadOnlyViolation as e:
+            raise ReadOnlyViolation(f"{e}; run it with --write to change the graph") from e
     data = {"columns": result.columns, "rows": result.rows, "truncated": result.truncated}
     _emit(data, as_json, lambda _: _cypher_table(result))
 
@@ -602,8 +635,8 @@ def entity(name: str, config_path: str | None, namespace: str | None, as_json: b
             click.echo("also matches: " + ", ".join(f"{m['name']} ({m['kind']})" for m in v["other_matches"]))
         for title, rows, cols in (
             ("related", v["related"], ["name", "kind", "weight", "last_seen"]),
-            ("tasks", v["tasks"], ["status", "key", "text", "updated_at"]),
-            ("decisions", v["decisions"], ["status", "key", "text", "updated_at"]),
+            ("tasks", _readable_rows(v["tasks"]), ["status", "key", "text", "updated_at"]),
+            ("decisions", _readable_rows(v["decisions"]), ["status", "key", "text", "updated_at"]),
             ("turns", v["turns"], ["at", "session_id", "turn_id", "snippet"]),
             ("documents", v["documents"], ["title", "source_uri", "chunks", "mentions", "updated_at"]),
             ("timeline", v["timeline"], ["at", "kind", "session_id", "ref", "detail"]),
@@ -666,7 +699,11 @@ def memory_list(
             limit=limit,
             offset=offset,
         )
-    _emit(items, as_json, lambda rows: table(rows, ["id", "type", "status", "key", "confidence", "updated_at"]))
+    _emit(
+        items,
+        as_json,
+        lambda rows: table(_readable_rows(rows), ["type", "status", "key", "text", "confidence", "updated_at", "id"]),
+    )
 
 
 @memory.command("show")
@@ -692,7 +729,7 @@ def memory_show(item: str, config_path: str | None, namespace: str | None, as_js
                 ("status", it["status"]),
                 ("version", it.get("version")),
                 ("confidence", it.get("confidence")),
-                ("text", it.get("text")),
+                ("text", readable(it.get("text"))),
                 ("value", it.get("value")),
                 (
                     "source",
@@ -711,7 +748,11 @@ def memory_show(item: str, config_path: str | None, namespace: str | None, as_js
             for h in v["history"]
         ]
         click.echo()
-        table(history, ["current", "version", "status", "id", "created_at", "replaces", "text"], title="history")
+        table(
+            _readable_rows(history),
+            ["current", "version", "status", "id", "created_at", "replaces", "text"],
+            title="history",
+        )
         click.echo()
         table(v["provenance"]["turns"], ["session_id", "turn_id", "seq", "at"], title="derived from turns")
         click.echo()
@@ -723,6 +764,7 @@ def memory_show(item: str, config_path: str | None, namespace: str | None, as_js
 
 
 @memory.command("forget")
+@click.argument("item", required=False, metavar="[ID|KEY]")
 @click.option("--id", "item_id", default=None, help="An item id: every version of its key goes.")
 @click.option("--key", default=None, help="A memory key: every version goes.")
 @click.option("--session", "session_id", default=None, help="A session: its turns and what only it derived.")
@@ -730,6 +772,7 @@ def memory_show(item: str, config_path: str | None, namespace: str | None, as_js
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @common
 def memory_forget(
+    item: str | None,
     item_id: str | None,
     key: str | None,
     session_id: str | None,
@@ -741,17 +784,26 @@ def memory_forget(
 ) -> None:
     """Forget an item, a session or a whole namespace: every node, edge and index entry it owns.
 
+    An item (ID or KEY, as memory show takes it) goes with every version of its key, and out of what was
+    distilled from it: the working summaries are rewritten without it, the commit traces that report it
+    too, and the context traces that served it are deleted. The raw turn it came from stays; forget its
+    session (--session) to remove that as well.
+
     \b
     Examples:
-      graphbrain memory forget --key pref:coding:indentation
+      graphbrain memory forget pref:coding:indentation
       graphbrain memory forget --session s1 --yes
       graphbrain memory forget --all-namespace --namespace scratch --yes
     """
     chosen = [o for o, v in (("--id", item_id), ("--key", key), ("--session", session_id)) if v]
     if whole_namespace:
         chosen.append("--all-namespace")
+    if item is not None:
+        # Ids never hold ':', keys always do (type:…).
+        chosen.append("--key" if ":" in item else "--id")
+        key, item_id = (item, item_id) if ":" in item else (key, item)
     if len(chosen) != 1:
-        raise InputError("memory forget: give exactly one of --id, --key, --session or --all-namespace")
+        raise InputError("memory forget: give exactly one of ID|KEY, --id, --key, --session or --all-namespace")
     with open_brain(config_path, namespace) as brain:
         what = {"--id": f"item {item_id}", "--key": f"key {key}", "--session": f"session {session_id}"}.get(
             chosen[0], "everything"
@@ -766,7 +818,10 @@ def memory_forget(
         rows = [{"kind": k, "deleted": n} for k, n in o["deleted"].items() if n]
         table(rows, ["kind", "deleted"])
         restored = f"; {o['restored']} earlier versions active again" if o.get("restored") else ""
+        rewritten = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in (o.get("rewritten") or {}).items())
         click.echo(f"\nforgot {what}: {o['total']} nodes deleted{restored}")
+        if rewritten:
+            click.echo(f"rewritten without it: {rewritten}")
 
     _emit(out, as_json, human)
 
@@ -855,12 +910,54 @@ def traces_show(trace_id: str, kind: str, config_path: str | None, namespace: st
             click.echo()
             table(explain.get("conflicts") or [], ["action", "key", "reason"], title="conflicts")
         else:
-            _pairs([("context_id", t["context_id"]), ("session", t["session_id"]), ("created", t["created_at"])])
-            click.echo(
-                json.dumps({k: t.get(k) for k in ("request", "plans", "trace")}, indent=2, default=_json_default)
-            )
+            _context_trace_tables(t)
 
     _emit(out, as_json, human)
+
+
+def _context_trace_tables(t: dict[str, Any]) -> None:
+    """A compose trace as tables: what was asked and planned, the evidence chosen and dropped, the budget
+    and the timings (the whole record, JSON, with --json)."""
+    request: dict[str, Any] = t["request"] if isinstance(t.get("request"), dict) else {}
+    trace: dict[str, Any] = t["trace"] if isinstance(t.get("trace"), dict) else {}
+    package: dict[str, Any] = t["package"] if isinstance(t.get("package"), dict) else {}
+    planner = trace.get("planner") or {}
+    budget = trace.get("token_budget") or {}
+    _pairs(
+        [
+            ("context_id", t["context_id"]),
+            ("session", t["session_id"]),
+            ("created", t["created_at"]),
+            ("user message", request.get("user_message")),
+            ("intent", f"{planner.get('intent')} ({planner.get('reason')})"),
+            ("resources", f"{planner.get('search_resources')} ({planner.get('search_reason')})"),
+            ("time range", planner.get("time_range") or "-"),
+            ("tokens", f"{budget.get('used_estimate')} of {budget.get('limit')} (trimmed {budget.get('trimmed')})"),
+        ]
+    )
+    click.echo()
+    table(planner.get("expansions") or [], ["text", "weight", "reason"], title="queries")
+    snippets = {e.get("id"): e for e in package.get("evidence") or []}
+    chosen = [
+        {
+            **e,
+            "title": snippets.get(e.get("id"), {}).get("title"),
+            "snippet": snippets.get(e.get("id"), {}).get("snippet"),
+        }
+        for e in trace.get("evidence") or []
+    ]
+    click.echo()
+    table(chosen, ["label", "mode", "score", "source", "title", "snippet"], title="evidence")
+    click.echo()
+    table(trace.get("dropped") or [], ["slot", "reason", "rule", "tokens", "id"], title="dropped")
+    click.echo()
+    table(
+        [{"slot": k, "tokens": v} for k, v in (budget.get("by_slot") or {}).items()], ["slot", "tokens"], title="slots"
+    )
+    timings = trace.get("timings_ms") or {}
+    if timings:
+        click.echo()
+        click.echo("timings (ms): " + " · ".join(f"{k} {v:.0f}" for k, v in timings.items()))
 
 
 @traces.command("prune")
@@ -913,15 +1010,33 @@ def serve(host: str | None, port: int | None, config_path: str | None, namespace
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Bind address of the http transport.")
 @click.option("--port", default=8766, show_default=True, type=int, help="Port of the http transport.")
+@click.option(
+    "--allow-cypher",
+    is_flag=True,
+    help="Offer the cypher_read tool. It can read EVERY namespace in the database: for an admin's own agent only.",
+)
 @common
-def mcp(transport: str, host: str, port: int, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+def mcp(
+    transport: str,
+    host: str,
+    port: int,
+    allow_cypher: bool,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
     """Serve graphbrain's tools to agents over MCP (stdio, or streamable HTTP on loopback).
+
+    Every tool acts in --namespace only, except cypher_read, which is off unless --allow-cypher.
+    (graphbrain serve offers the same tools at /mcp behind its bearer tokens.)
 
     \b
     Example:
       graphbrain mcp --transport stdio --namespace acme
     """
-    _import("graphbrain.interfaces.mcp_server", "the MCP server").run(config_path, namespace, transport, host, port)
+    _import("graphbrain.interfaces.mcp_server", "the MCP server").run(
+        config_path, namespace, transport, host, port, allow_cypher=allow_cypher
+    )
 
 
 @main.group()
@@ -948,6 +1063,111 @@ def bench_ingest(path: str, config_path: str | None, namespace: str | None, as_j
     with open_brain(config_path, namespace) as brain:
         report = module.run_ingest_bench(brain, path)
     _emit(report, as_json, lambda r: _pairs([(str(k), v) for k, v in r.items()]))
+
+
+@bench.command("cli")
+@click.option("--runs", default=3, show_default=True, type=click.IntRange(1, 50), help="Runs per figure (median).")
+@common
+def bench_cli(runs: int, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Wall time of everyday commands (init, memory list, entity, context) on the embedded backend, each
+    a new process, first and second call, with the server stopped by its last user (idle_stop_s 0) and
+    kept up between commands (the default), side by side. Uses a scratch data dir.
+
+    \b
+    Example:
+      graphbrain bench cli --runs 3
+    """
+    _import("graphbrain.bench.cli_bench", "the CLI bench").main_cli_bench(config_path, runs, as_json)
+
+
+@bench.command("extract")
+@click.option(
+    "--set",
+    "set_path",
+    default=None,
+    type=click.Path(exists=True),
+    help="The labelled set: a directory of .yaml files or one file (default: tests/extraction).",
+)
+@click.option("--verbose", is_flag=True, help="Also list every difference from the labels.")
+@common
+def bench_extract(
+    set_path: str | None, verbose: bool, config_path: str | None, namespace: str | None, as_json: bool
+) -> None:
+    """Extraction quality on the labelled set: precision / recall / F1 per language and per type.
+
+    Replays each session of the set through extraction and the retention and entity gates (no
+    database), and prints memory-item and entity figures for en, zh and mixed, item F1 per type, the
+    entity-type confusion table and any chopped key word, in one run.
+
+    \b
+    Example:
+      graphbrain bench extract
+      graphbrain bench extract --verbose
+    """
+    from graphbrain.config import load_config
+
+    module = _import("graphbrain.bench.extract", "the extraction bench")
+    report = module.run_extract_bench(load_config(config_path), Path(set_path) if set_path else None)
+    if as_json:
+        _emit(report.as_dict(), True)
+    else:
+        click.echo(module.format_report(report, verbose=verbose))
+
+
+@bench.command("embeddings")
+@common
+def bench_embeddings(config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """The bilingual probe: top-1 accuracy of each embedding model across English and Chinese.
+
+    Ten topics, each remembered in both languages and asked in both; for the main model and the English
+    one (embedding.english): English→English, Chinese→Chinese, each across to the other language, and a
+    store holding both. No database is used.
+
+    \b
+    Example:
+      graphbrain bench embeddings
+    """
+    from graphbrain.config import load_config
+
+    module = _import("graphbrain.bench.embeddings", "the embedding probe")
+    report = module.run_embedding_probe(load_config(config_path))
+    if as_json:
+        _emit(report, True)
+    else:
+        click.echo(module.format_embedding_probe(report))
+
+
+@bench.command("relational")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@common
+def bench_relational(paths: tuple[str, ...], config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Multi-hop recall through compose_context on hand-written conversations (answers 2-3 hops away).
+
+    Commits each conversation into a fresh namespace and asks its questions; prints recall@10 of the
+    chain's turns per language, how often the answer turn is in the first 10, with a path, and the
+    filler turns that took an evidence slot. Default: the set in tests/relational/data.
+
+    \b
+    Example:
+      graphbrain bench relational
+      graphbrain bench relational tests/relational/data/zh_platform.yaml
+    """
+    from graphbrain.brain import Brain
+
+    module = _import("graphbrain.bench.relational", "the relational bench")
+    chosen = list(paths) or sorted(str(p) for p in (Path.cwd() / "tests" / "relational" / "data").glob("*.yaml"))
+    if not chosen:
+        raise click.UsageError("no conversation given and no tests/relational/data/*.yaml here")
+    overrides = {"namespace": namespace} if namespace else None
+    brain = Brain.from_config(config_path, overrides=overrides)
+    try:
+        report = module.run_relational(brain, chosen)
+    finally:
+        brain.close()
+    if as_json:
+        _emit(report, True)
+    else:
+        click.echo(module.format_relational(report))
 
 
 @bench.command("locomo")
@@ -1232,6 +1452,128 @@ def migrate(src: str, dst: str, config_path: str | None, namespace: str | None, 
     """
     module = _import("graphbrain.store.migrate", "migrate")
     sys.exit(module.main_migrate(config_path, src, dst, namespace))
+
+
+# ================================================================================ upgrade, backup, restore, chaos
+def _upgrade(config_path: str | None, namespace: str | None, as_json: bool, batch: int | None) -> None:
+    """init and upgrade: the schema, then every pending upgrade step, with progress on stderr."""
+
+    def progress(p: Any) -> None:
+        if not as_json:
+            click.echo(f"  v{p.step} {p.query}: {p.changed} changed ({p.batches} batches)", err=True)
+
+    with open_brain(config_path, namespace, check_schema=False) as brain:
+        up = brain.upgrade(batch=batch, progress=progress)
+        report = up.schema
+        assert report is not None
+        out = {
+            "schema_version": report.version,
+            "from_version": up.from_version,
+            "steps_applied": up.steps,
+            "upgrade_queries": [{"step": q.step, "query": q.query, "changed": q.changed} for q in up.queries],
+            "statements": report.statements,
+            "indexes": [{"name": i["name"], "type": i["type"], "state": i["state"]} for i in report.indexes],
+        }
+
+        def human(o: dict[str, Any]) -> None:
+            if o["steps_applied"]:
+                click.echo(f"upgraded from version {o['from_version']}: steps {o['steps_applied']}")
+            for q in o["upgrade_queries"]:
+                click.echo(f"  v{q['step']} {q['query']}: {q['changed']} changed")
+            click.echo(f"schema version {o['schema_version']}: {o['statements']} statements applied")
+            for i in o["indexes"]:
+                click.echo(f"  {i['state']:<8} {i['type']:<9} {i['name']}")
+
+        _emit(out, as_json, human)
+
+
+@main.command()
+@click.option("--batch", default=None, type=click.IntRange(min=1), help="Nodes per upgrade batch (default 2000).")
+@common
+def upgrade(batch: int | None, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Bring an existing graph to this graphbrain's schema in place: the schema, then every pending step in
+    batches (resumable: run it again after an interruption). `graphbrain init` does the same.
+
+    \b
+    Example:
+      graphbrain upgrade --batch 5000
+    """
+    _upgrade(config_path, namespace, as_json, batch)
+
+
+@main.command()
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True), help="File (- : stdout)."
+)
+@common
+def backup(output: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
+    """Write everything of a namespace (turns, memory with history, entities, documents, vectors, traces,
+    summaries) to a versioned, streamable file (gzip'd JSON lines) that `graphbrain restore` loads.
+
+    \b
+    Example:
+      graphbrain backup --namespace team-a -o team-a.gbk
+    """
+    module = _import("graphbrain.store.backup", "backup")
+    report = module.main_backup(config_path, namespace, output)
+    if output != "-":
+        _emit(report.__dict__, as_json, lambda r: click.echo(report.summary()))
+    elif not report.consistent:
+        click.secho(report.summary(), fg="yellow", err=True)
+
+
+@main.command()
+@click.argument("path", metavar="FILE", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Delete the namespace first when it holds data (else refused).")
+@click.option("--to", "backend", type=click.Choice(["embedded", "neo4j"]), default=None, help="Backend to load into.")
+@common
+def restore(
+    path: str, replace: bool, backend: str | None, config_path: str | None, namespace: str | None, as_json: bool
+) -> None:
+    """Load a backup into the configured database (or --to), as --namespace or the backup's own, verified by
+    counts per label and edge type and by the sample plans recorded in it; exits 1 when they differ.
+
+    \b
+    Example:
+      graphbrain restore team-a.gbk --namespace team-a-copy
+      graphbrain restore team-a.gbk --to embedded --replace
+    """
+    module = _import("graphbrain.store.backup", "restore")
+    report = module.main_restore(config_path, path, namespace, replace=replace, backend=backend)
+    out = {**report.__dict__, "counts_match": report.counts_match, "retrieval_matches": report.retrieval_matches}
+    _emit(out, as_json, lambda r: click.echo(report.summary()))
+    if not report.ok:
+        sys.exit(1)
+
+
+@bench.command("chaos")
+@click.option("--cycles", default=20, show_default=True, type=click.IntRange(1, 1000), help="Database kills.")
+@click.option("--backend", type=click.Choice(["neo4j", "embedded"]), default="neo4j", show_default=True)
+@click.option("--port", default=7691, show_default=True, type=int, help="Bolt port of the bench's own Neo4j.")
+@click.option("--seed", default=None, type=int, help="Random seed for the kill times.")
+@common
+def bench_chaos(
+    cycles: int,
+    backend: str,
+    port: int,
+    seed: int | None,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """SIGKILL a database of the bench's own at random moments under writers (in-process and HTTP), readers
+    and test-suite-like churn, then check every acknowledged turn: lost, duplicated, out of order, reader
+    errors by kind, recovery times. Exits 1 unless all hold.
+
+    \b
+    Example:
+      graphbrain bench chaos --cycles 20 --backend embedded
+      graphbrain bench chaos --cycles 20 --backend neo4j --port 7691
+    """
+    module = _import("graphbrain.bench.chaos", "the chaos bench")
+    report = module.main_chaos(config_path, backend, cycles, port, seed, as_json)
+    if not report["ok"]:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -41,7 +41,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Send
@@ -72,9 +72,11 @@ from graphbrain.errors import (
     ReadOnlyViolation,
     SchemaError,
     StoreError,
+    StoreFull,
     StoreUnavailable,
     format_validation_errors,
 )
+from graphbrain.journal import JournalFull, JournalUnwritable
 from graphbrain.resources.results import IngestResult
 from graphbrain.store import SCHEMA_VERSION
 
@@ -147,6 +149,9 @@ class ServerSettings(_Model):
     # Non-admin URL ingest may not reach loopback, private or link-local addresses (no SSRF into the LAN).
     allow_private_urls: bool = False
     ui: bool = True
+    # The MCP tools over streamable HTTP at /mcp, behind the same tokens (each call in its token's
+    # namespace; cypher_read listed only for tokens with the cypher grant).
+    mcp: bool = True
 
 
 def load_server_settings(config_path: str | os.PathLike[str] | None = None) -> ServerSettings:
@@ -234,6 +239,12 @@ class TokenRegistry:
                     raise ConfigError(
                         f"server.tokens.{i}.token_env: ${tok.token_env} is not set", key=f"server.tokens.{i}.token_env"
                     )
+                if len(secret) < MIN_TOKEN_CHARS:
+                    raise ConfigError(
+                        f"server.tokens.{i}.token_env: ${tok.token_env} holds a token of {len(secret)} characters; "
+                        f"a token needs at least {MIN_TOKEN_CHARS}",
+                        key=f"server.tokens.{i}.token_env",
+                    )
                 digest = _digest(secret)
             entries.append(_TokenEntry(digest, _principal(tok.name, tok.namespaces, tok.admin, tok.cypher)))
         entries += cls._from_env(settings.tokens_env, environ)
@@ -256,8 +267,12 @@ class TokenRegistry:
             try:
                 parsed = _EnvToken.model_validate(item)
             except ValidationError as e:
-                fields = ", ".join(".".join(str(p) for p in err["loc"]) or "item" for err in e.errors())
-                raise ConfigError(f"${var}[{i}]: invalid ({fields})", key=var) from None
+                # pydantic's messages state the rule, never the value (which may be a secret).
+                problems = "; ".join(
+                    f"{'.'.join(str(p) for p in err['loc']) or 'item'}: {_TOKEN_RULES.get(err['type'], err['msg'])}"
+                    for err in e.errors()
+                )
+                raise ConfigError(f"${var}[{i}]: {problems}", key=var) from None
             out.append(
                 _TokenEntry(
                     _digest(parsed.token), _principal(parsed.name, parsed.namespaces, parsed.admin, parsed.cypher)
@@ -275,8 +290,15 @@ class TokenRegistry:
         return found
 
 
+MIN_TOKEN_CHARS = 16
+_TOKEN_RULES = {
+    "string_too_short": f"must be at least {MIN_TOKEN_CHARS} characters (a token is a secret: make it long and random)",
+    "string_too_long": "must be at most 4096 characters",
+}
+
+
 class _EnvToken(_Model):
-    token: str = Field(min_length=16, max_length=4096)
+    token: str = Field(min_length=MIN_TOKEN_CHARS, max_length=4096)
     namespaces: list[BoundNamespace] = Field(min_length=1)
     admin: bool = False
     cypher: bool = False
@@ -328,6 +350,12 @@ def _request_fields(exc: RequestValidationError) -> list[dict[str, Any]]:
     out = []
     for err in exc.errors():
         loc = [str(p) for p in err.get("loc", ())]
+        if err.get("type") == "json_invalid":
+            # loc is ("body", <character offset>): the body itself is at fault, at that position.
+            where = f" at character {loc[1]}" if len(loc) > 1 else ""
+            detail = (err.get("ctx") or {}).get("error")
+            out.append({"field": "body", "reason": f"invalid JSON{where}" + (f": {detail}" if detail else "")})
+            continue
         if loc and loc[0] == "body":  # the body is the request; name the field inside it
             loc = loc[1:]
         out.append({"field": ".".join(loc) or "body", "reason": err.get("msg", "invalid")})
@@ -392,8 +420,14 @@ def _map_graphbrain_error(e: GraphbrainError) -> tuple[int, str]:
         return 422, "validation_error"
     if isinstance(e, ReadOnlyViolation):
         return 403, "read_only_violation"
+    if isinstance(e, StoreFull):  # before StoreUnavailable, its base
+        return 507, "store_full"
     if isinstance(e, StoreUnavailable):
         return 503, "store_unavailable"
+    if isinstance(e, JournalFull):  # nothing of the turn kept: the client may send it again later
+        return 507, "journal_full"
+    if isinstance(e, JournalUnwritable):
+        return 507, "journal_unwritable"
     if isinstance(e, SchemaError):
         return 503, "schema_not_ready"
     if isinstance(e, EmbeddingError):
@@ -456,6 +490,11 @@ class ComposeContextRequest(_Model):
     session_id: SessionId
     user_message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
     agent_state: dict[str, Any] | None = None
+    now: AwareDatetime | None = Field(
+        None,
+        description="The moment the question is asked (ISO 8601 with a zone; default: the server's clock): "
+        "what 'last week' means and which turns are recent, to replay a history as of its own dates.",
+    )
 
 
 class IngestRequest(_Model):
@@ -510,7 +549,7 @@ class Health(BaseModel):
 class Readiness(BaseModel):
     ready: bool
     backend: str = Field(description="The database serving this process: neo4j or embedded (FalkorDB).")
-    neo4j: bool = Field(description="The database answers (named for Neo4j; also true of a live embedded one).")
+    database: bool = Field(description="The database named by backend answers.")
     schema_version: int | None
     expected_schema_version: int
     detail: str
@@ -524,6 +563,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         413: "Request body too large",
         422: "Invalid input: each field and reason",
         503: "The database (Neo4j or embedded) unreachable, or the schema not ready",
+        507: "Out of room: the commit journal at storage.journal_max_mb, or a full disk; nothing of the request kept",
     }.items()
 }
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse, "description": "Not found"}}
@@ -588,10 +628,23 @@ def get_scope(
     ] = None,
 ) -> Scope:
     state = _state(request)
-    if state.settings.auth:
-        if credentials is None or not credentials.credentials:
+    token = credentials.credentials if credentials is not None else None
+    return resolve_scope(state.settings, state.tokens, token, namespace, lambda: get_brain(request).namespace)
+
+
+def resolve_scope(
+    settings: ServerSettings,
+    tokens: TokenRegistry,
+    token: str | None,
+    namespace: str | None,
+    default_namespace: Callable[[], str],
+) -> Scope:
+    """Who calls (the bearer token) and in which namespace (the header, else the token's first, else the
+    brain's): the one check every endpoint — /mcp included — goes through. Raises ApiError."""
+    if settings.auth:
+        if not token:
             raise ApiError(401, "unauthorized", "a bearer token is required (Authorization: Bearer <token>)")
-        principal = state.tokens.lookup(credentials.credentials)
+        principal = tokens.lookup(token)
         if principal is None:
             raise ApiError(401, "unauthorized", "unknown bearer token")
     else:
@@ -609,7 +662,7 @@ def get_scope(
     elif principal.namespaces:
         chosen = principal.namespaces[0]
     else:
-        chosen = get_brain(request).namespace
+        chosen = default_namespace()
     if not principal.allows(chosen):
         raise ApiError(403, "forbidden", f"this token is not bound to namespace {chosen!r}")
     return Scope(principal=principal, namespace=chosen)
@@ -692,6 +745,9 @@ def create_app(
     app = FastAPI(
         title="graphbrain",
         version=__version__,
+        # /docs is served below from Swagger UI's files in the package (no CDN); no ReDoc (CDN only).
+        docs_url=None,
+        redoc_url=None,
         summary="A Neo4j-backed knowledge memory for LLM agents: commit_turn / compose_context.",
         description=(
             "Bearer-token auth; each token is bound to namespaces. Name the namespace with the "
@@ -704,8 +760,11 @@ def create_app(
     app.state.graphbrain = _State(settings=settings, tokens=tokens, brains=holder)
     _install_error_handlers(app)
     _add_routes(app)
+    _add_docs(app)
     if settings.ui:
         _add_ui(app)
+    if settings.mcp:
+        _add_mcp(app, holder, tokens)
     return app
 
 
@@ -739,7 +798,7 @@ def _add_routes(app: FastAPI) -> None:
         body = Readiness(
             ready=ready,
             backend=backend,
-            neo4j=reachable,
+            database=reachable,
             schema_version=version,
             expected_schema_version=SCHEMA_VERSION,
             detail=detail,
@@ -767,7 +826,9 @@ def _add_routes(app: FastAPI) -> None:
         responses=_ERRORS,
     )
     def compose_context(body: ComposeContextRequest, scope: ScopeDep, brain: BrainDep) -> ContextPackage:
-        return brain.compose_context(body.session_id, body.user_message, body.agent_state, namespace=scope.namespace)
+        return brain.compose_context(
+            body.session_id, body.user_message, body.agent_state, namespace=scope.namespace, now=body.now
+        )
 
     def _retrieve(plan: RetrievalPlan, scope: Scope, brain: Brain) -> EvidencePack:
         _same_namespace(plan.namespace, scope, "namespace")
@@ -918,7 +979,9 @@ def _add_routes(app: FastAPI) -> None:
         cap = min(body.row_cap or _state_settings(app).cypher_row_cap, _state_settings(app).cypher_row_cap)
         try:
             result = brain.cypher(body.query, body.params, write=body.write, row_cap=cap, namespace=scope.namespace)
-        except (ReadOnlyViolation, StoreUnavailable):
+        except ReadOnlyViolation as e:
+            raise ReadOnlyViolation(f'{e}; send "write": true (admin tokens only) to change the graph') from e
+        except StoreUnavailable:
             raise
         except StoreError as e:
             # The caller's query is at fault (syntax, unknown function...), not the service.
@@ -969,6 +1032,108 @@ def _forgotten(result: dict[str, Any], what: str) -> dict[str, Any]:
     if not result.get("found", True):
         raise ApiError(404, "not_found", f"{what} not found in this namespace")
     return result
+
+
+class McpGate:
+    """The MCP tools over streamable HTTP at ``/mcp``, behind the service's own tokens.
+
+    Every request is authenticated and scoped like the REST endpoints (``resolve_scope``); the tools
+    then act in that namespace (``mcp_server.current_caller``). Two servers stand behind the gate: one
+    without ``cypher_read`` for every token, one with it for tokens holding the cypher grant, so an
+    agent bound to one namespace is never offered a tool that reads the others. Stateless (each request
+    stands alone) with JSON answers.
+    """
+
+    PATH = "/mcp"
+
+    def __init__(self, holder: LazyBrain, tokens: TokenRegistry, settings: ServerSettings) -> None:
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from graphbrain.interfaces.mcp_server import create_server
+
+        self.holder = holder
+        self.tokens = tokens
+        self.settings = settings
+        # Bearer tokens are the protection here; the SDK's Host check would refuse a container's name.
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        self.servers = {
+            allow: create_server(holder.get, allow_cypher=allow, allow_paths=False) for allow in (False, True)
+        }
+        self.apps = {
+            allow: server.streamable_http_app(
+                streamable_http_path=self.PATH,
+                stateless_http=True,
+                json_response=True,
+                transport_security=security,
+            )
+            for allow, server in self.servers.items()
+        }
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        async with self.servers[False].session_manager.run(), self.servers[True].session_manager.run():
+            yield
+
+    async def __call__(self, scope: ASGIScope, receive: Receive, send: Send) -> None:
+        from graphbrain.interfaces.mcp_server import Caller, current_caller
+
+        headers = Headers(scope=scope)
+        auth = headers.get("authorization") or ""
+        token = auth[7:].strip() if auth[:7].lower() == "bearer " else None
+        try:
+            resolved = resolve_scope(
+                self.settings, self.tokens, token, headers.get(NAMESPACE_HEADER), lambda: self.holder.get().namespace
+            )
+        except ApiError as e:
+            extra = {"WWW-Authenticate": "Bearer"} if e.status == 401 else None
+            await _error(e.status, e.type, e.message, e.fields, headers=extra)(scope, receive, send)
+            return
+        principal = resolved.principal
+        caller = Caller(namespace=resolved.namespace, admin=principal.admin, cypher=principal.cypher)
+        reset = current_caller.set(caller)
+        try:
+            await self.apps[principal.cypher]({**scope, "path": self.PATH}, receive, send)
+        finally:
+            current_caller.reset(reset)
+
+
+def _add_mcp(app: FastAPI, holder: LazyBrain, tokens: TokenRegistry) -> None:
+    from starlette.routing import Route
+
+    gate = McpGate(holder, tokens, _state_settings(app))
+    for path in (McpGate.PATH, McpGate.PATH + "/"):
+        app.router.routes.append(Route(path, gate, include_in_schema=False))
+    app.router.lifespan_context = _with(app.router.lifespan_context, gate.running)
+
+
+def _with(lifespan: Any, also: Callable[[], Any]) -> Any:
+    """A lifespan that runs ``also()`` (an async context manager) inside ``lifespan``."""
+
+    @asynccontextmanager
+    async def both(app: Any) -> AsyncIterator[Any]:
+        async with lifespan(app) as state, also():
+            yield state
+
+    return both
+
+
+def _add_docs(app: FastAPI) -> None:
+    """Swagger UI at /docs from the swagger-ui-bundle-v2 package's files: it works offline."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from swagger_ui_bundle import swagger_ui_path
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> Any:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="graphbrain · API",
+            swagger_js_url="/docs/static/swagger-ui-bundle.js",
+            swagger_css_url="/docs/static/swagger-ui.css",
+            swagger_favicon_url="/docs/static/favicon-32x32.png",
+            swagger_ui_parameters={"persistAuthorization": False},
+        )
+
+    app.mount("/docs/static", StaticFiles(directory=str(swagger_ui_path)), name="docs-static")
 
 
 def _add_ui(app: FastAPI) -> None:

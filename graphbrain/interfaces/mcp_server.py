@@ -5,9 +5,16 @@
 
 One server acts in one namespace (``--namespace`` or brain.yml's). Each tool is a thin call to a Brain
 method; answers are compact JSON so they cost the agent few tokens. Errors come back as tool errors
-whose text names the field and the reason, so the agent can correct the call.
+whose text names the field and the reason (bad arguments included), so the agent can correct the call.
 
-The HTTP transport has no token auth of its own, so it binds to loopback only.
+``cypher_read`` is offered only when the server is started for an admin (``--allow-cypher``): Cypher
+can read every namespace in the database ($namespace is a filter a query may leave out), so an agent
+bound to one namespace never gets it.
+
+This module's HTTP transport has no token auth of its own, so it binds to loopback only. ``graphbrain
+serve`` also serves these tools over streamable HTTP at ``/mcp``, behind its bearer tokens: each call
+acts in the token's namespace (``current_caller``), and only tokens with the cypher grant see
+``cypher_read``.
 """
 
 from __future__ import annotations
@@ -15,21 +22,23 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import AwareDatetime, Field, ValidationError
 
 from graphbrain import __version__
 from graphbrain.admin import NotFoundError
 from graphbrain.brain import Brain
 from graphbrain.contracts import MAX_MESSAGE_CHARS, Mode, TurnEvents, safe_text
-from graphbrain.errors import ConfigError, GraphbrainError, InputError
+from graphbrain.errors import ConfigError, GraphbrainError, InputError, ReadOnlyViolation, format_validation_errors
 from graphbrain.interfaces.http import LazyBrain, is_loopback
 
-__all__ = ["create_server", "main", "run"]
+__all__ = ["Caller", "create_server", "current_caller", "main", "run"]
 
 INSTRUCTIONS = (
     "graphbrain is your long-term memory. After each turn call commit_turn with the turn's messages so "
@@ -59,29 +68,64 @@ def _tool_error(e: GraphbrainError) -> ToolError:
     return ToolError(safe_text(text, 4000))  # the message may quote a lone surrogate the caller sent
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who calls a tool when the tools are served behind ``graphbrain serve``'s tokens: the namespace the
+    request acts in and what the token may do."""
+
+    namespace: str
+    admin: bool = False
+    cypher: bool = False
+
+
+# Set by the HTTP service for each /mcp request (the SDK runs a tool in the sender's context).
+current_caller: ContextVar[Caller | None] = ContextVar("graphbrain_mcp_caller", default=None)
+
+
+class _Server(MCPServer):
+    """MCPServer whose argument errors read like graphbrain's own: field and reason, no pydantic text."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            if not isinstance(e.__cause__, ValidationError):
+                raise
+            _, errors = format_validation_errors(e.__cause__)
+            raise _tool_error(InputError(f"invalid arguments for {name}", errors)) from e.__cause__
+
+
 def create_server(
     brain: Brain | Callable[[], Brain],
     *,
     namespace: str | None = None,
     allow_paths: bool = False,
+    allow_cypher: bool = False,
 ) -> MCPServer:
-    """An MCPServer whose tools act on ``brain`` in ``namespace`` (default: the Brain's own).
+    """An MCPServer whose tools act on ``brain`` in ``namespace`` (default: the Brain's own; behind the
+    HTTP service, the caller's).
 
     ``brain`` is a Brain or a callable returning one (called per tool call: pass a cached one, such as
     ``LazyBrain(factory).get``).
 
     ``allow_paths`` lets ``ingest`` read local files; off by default, so a prompt-injected agent cannot
-    copy the user's files into memory.
+    copy the user's files into memory (behind the HTTP service: admin tokens only). ``allow_cypher``
+    offers ``cypher_read``, which can read every namespace: for a server started by an admin only.
     """
     get_brain: Callable[[], Brain] = (lambda: brain) if isinstance(brain, Brain) else brain
-    server = MCPServer(name="graphbrain", version=__version__, instructions=INSTRUCTIONS)
+    server = _Server(name="graphbrain", version=__version__, instructions=INSTRUCTIONS)
 
     def call(fn: Callable[[Brain, str], Any]) -> Any:
         try:
             b = get_brain()  # inside: a Brain that cannot start is an error the agent should read
-            return fn(b, namespace or b.namespace)
+            caller = current_caller.get()
+            return fn(b, caller.namespace if caller is not None else (namespace or b.namespace))
         except GraphbrainError as e:
             raise _tool_error(e) from e
+
+    def paths_allowed() -> bool:
+        caller = current_caller.get()
+        return caller.admin if caller is not None else allow_paths
 
     @server.tool(annotations=_WRITE, structured_output=False)
     def commit_turn(
@@ -116,6 +160,12 @@ def create_server(
         format: Annotated[
             Literal["json", "text"], Field(description="json: the ContextPackage; text: one prompt")
         ] = "json",
+        now: Annotated[
+            AwareDatetime | None,
+            Field(
+                description="when the question is asked, ISO 8601 with a zone (default: now): what 'last week' means"
+            ),
+        ] = None,
     ) -> str:
         """Build the context for answering user_message: profile, preferences, goals, active tasks,
         decisions, the working summary, recent turns and cited evidence ([E1], [E2] ...), within the
@@ -127,7 +177,7 @@ def create_server(
         """
 
         def go(b: Brain, ns: str) -> str:
-            pkg = b.compose_context(session_id, user_message, agent_state, namespace=ns)
+            pkg = b.compose_context(session_id, user_message, agent_state, namespace=ns, now=now)
             if format == "text":
                 return f"context_id: {pkg.context_id}\n\n{pkg.to_text()}"
             return _compact(pkg.model_dump(mode="json", exclude={"debug"}))
@@ -263,8 +313,9 @@ def create_server(
         given = [v for v in (text, url, path) if v]
         if len(given) != 1:
             raise ToolError("give exactly one of text, url and path")
-        if path and not allow_paths:
-            raise ToolError("this server does not ingest local paths (start it with --allow-paths)")
+        if path and not paths_allowed():
+            how = "an admin token" if current_caller.get() is not None else "start it with --allow-paths"
+            raise ToolError(f"this server does not ingest local paths ({how})")
         source: Any = {"text": text, "title": title} if text else (url or path)
         options: dict[str, Any] = {"title": title, "tags": tags or []}
         if text:
@@ -280,18 +331,29 @@ def create_server(
 
         return str(call(go))
 
+    if not allow_cypher:
+        return server
+
     @server.tool(annotations=_READ, structured_output=False)
     def cypher_read(
         query: Annotated[str, Field(min_length=1, max_length=20_000, description="A read-only Cypher query")],
         params: Annotated[dict[str, Any] | None, Field(description="Query parameters ($name)")] = None,
     ) -> str:
-        """Run a read-only Cypher query on the memory graph (labels: Memory, Entity, Session, Turn, Message,
-        Document, Section, Chunk; every node has a namespace property, passed as $namespace).
+        """Run a read-only Cypher query on the whole memory graph (labels: Memory, Entity, Session, Turn,
+        Message, Document, Section, Chunk). It can read EVERY namespace in the database: each node has a
+        namespace property and $namespace is set to this server's, so filter on it; nothing else does.
 
         Call for questions the other tools cannot answer (counts, paths). Writes are refused.
         Returns JSON: columns, rows (at most 200), truncated.
         """
-        result = call(lambda b, ns: b.cypher(query, params or {}, write=False, row_cap=CYPHER_ROW_CAP, namespace=ns))
+
+        def go(b: Brain, ns: str) -> Any:
+            try:
+                return b.cypher(query, params or {}, write=False, row_cap=CYPHER_ROW_CAP, namespace=ns)
+            except ReadOnlyViolation as e:
+                raise ReadOnlyViolation(f"{e}; cypher_read only reads, and no MCP tool writes Cypher") from e
+
+        result = call(go)
         return _compact({"columns": result.columns, "rows": result.rows, "truncated": result.truncated})
 
     return server
@@ -305,13 +367,17 @@ def run(
     port: int = 8766,
     *,
     allow_paths: bool = False,
+    allow_cypher: bool = False,
 ) -> None:
     """Serve the tools over stdio (for a local agent) or streamable HTTP (loopback only)."""
     if transport == "http" and not is_loopback(host):
-        raise ConfigError(f"the MCP HTTP transport has no auth of its own: bind it to loopback, not {host!r}")
+        raise ConfigError(
+            f"the MCP HTTP transport has no auth of its own: bind it to loopback, not {host!r} "
+            "(graphbrain serve offers the same tools at /mcp behind its bearer tokens)"
+        )
     overrides = {"namespace": namespace} if namespace else None
     brain = LazyBrain(lambda: Brain.from_config(config_path, overrides=overrides))
-    server = create_server(brain.get, namespace=namespace, allow_paths=allow_paths)
+    server = create_server(brain.get, namespace=namespace, allow_paths=allow_paths, allow_cypher=allow_cypher)
     try:
         if transport == "stdio":
             server.run("stdio")
@@ -329,8 +395,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--allow-paths", action="store_true", help="let the ingest tool read local files")
+    parser.add_argument(
+        "--allow-cypher", action="store_true", help="offer cypher_read, which can read every namespace (admins)"
+    )
     args = parser.parse_args(argv)
-    run(args.config, args.namespace, args.transport, args.host, args.port, allow_paths=args.allow_paths)
+    run(
+        args.config,
+        args.namespace,
+        args.transport,
+        args.host,
+        args.port,
+        allow_paths=args.allow_paths,
+        allow_cypher=args.allow_cypher,
+    )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import socket
+import struct
 import uuid
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,3 +78,56 @@ def free_port() -> int:
 
 def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+# ---------------------------------------------------------------- screenshots (Chromium writes PNG)
+@dataclass
+class Png:
+    width: int
+    height: int
+    channels: int
+    rows: list[bytes]  # unfiltered scanlines
+
+    def colours(self, x0: int, y0: int, x1: int, y1: int) -> set[bytes]:
+        """The distinct RGB values in a box."""
+        ch = self.channels
+        return {row[x * ch : x * ch + 3] for row in self.rows[y0:y1] for x in range(x0, x1)}
+
+
+def decode_png(data: bytes) -> Png:
+    """Decode an 8-bit RGB or RGBA PNG (what Chromium writes) with the stdlib only."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and color in (2, 6), f"unexpected PNG format depth={depth} color={color}"
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride = zlib.decompress(idat), width * channels
+    rows: list[bytes] = []
+    prev = bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind_, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
+        for i in range(stride):  # the five PNG filters (RFC 2083 §6)
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if kind_ == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind_ == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind_ == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind_ == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return Png(width, height, channels, rows)

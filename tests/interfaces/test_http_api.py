@@ -16,7 +16,7 @@ def test_probes(client: TestClient) -> None:
     r = client.get("/readyz")
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["ready"] is True and body["neo4j"] is True and body["backend"] in ("neo4j", "embedded")
+    assert body["ready"] is True and body["database"] is True and body["backend"] in ("neo4j", "embedded")
     assert body["schema_version"] == SCHEMA_VERSION == body["expected_schema_version"]
 
 
@@ -174,3 +174,14 @@ def test_errors_are_structured(client: TestClient, tenants: Tenants) -> None:
     assert r.status_code == 404 and r.json()["error"]["type"] == "not_found"
     r = client.get("/v1/traces/context/ctx_missing", headers=h)
     assert r.status_code == 404 and r.json()["error"]["type"] == "not_found"
+
+
+def test_compose_context_as_of_a_given_time(client: TestClient, tenants: Tenants) -> None:
+    h = tenants.headers(TOKEN_A)
+    body = {"session_id": "s1", "user_message": "What did we decide last week about retrieval?"}
+    r = client.post("/v1/compose_context", headers=h, json={**body, "now": "2026-11-12T12:00:00Z"})
+    assert r.status_code == 200, r.text
+    tr = r.json()["debug"]["planner"]["time_range"]
+    assert tr["from"].startswith("2026-11-02") and tr["to"].startswith("2026-11-09")
+    r = client.post("/v1/compose_context", headers=h, json={**body, "now": "2026-11-12T12:00:00"})
+    assert r.status_code == 422 and "now" in r.text  # a moment without a zone is ambiguous: said, not guessed

@@ -229,7 +229,7 @@ def test_readyz_503_when_neo4j_is_unreachable(brain: Brain, backend: str) -> Non
     try:
         with TestClient(create_app(dead, ServerSettings(auth=False), environ={})) as c:
             r = c.get("/readyz")
-            assert r.status_code == 503 and r.json()["ready"] is False and r.json()["neo4j"] is False
+            assert r.status_code == 503 and r.json()["ready"] is False and r.json()["database"] is False
             r = c.get("/v1/memory")
             assert r.status_code == 503 and r.json()["error"]["type"] == "store_unavailable"
             assert c.get("/healthz").status_code == 200

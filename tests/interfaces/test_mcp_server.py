@@ -26,7 +26,6 @@ TOOLS = {
     "list_memory",
     "forget",
     "ingest",
-    "cypher_read",
 }
 
 
@@ -121,6 +120,13 @@ def test_every_tool_in_memory(brain: Brain, client_of: Any, tmp_path: Path) -> N
                 await client.call_tool("compose_context", {"session_id": "s1", "user_message": "hi", "format": "text"})
             )
             assert text.startswith("context_id: ctx_") and "### user" in text
+            # An as-of time: "last week" is the week before the given moment (the trace keeps the plan).
+            asked = {"session_id": "s1", "user_message": "What did we decide last week?", "now": "2026-11-12T12:00:00Z"}
+            then = _json(await client.call_tool("compose_context", asked))
+            plan = brain.store.cypher(
+                "MATCH (c:ContextTrace {id: $id}) RETURN c.plans AS plan", {"id": then["context_id"]}
+            ).rows[0]["plan"]
+            assert "2026-11-02" in plan
 
             ent = _json(await client.call_tool("get_entity", {"name": "Neo4j"}))
             assert ent["found"] is True and ent["entity"]["name"] == "Neo4j" and ent["decisions"]
@@ -128,7 +134,8 @@ def test_every_tool_in_memory(brain: Brain, client_of: Any, tmp_path: Path) -> N
 
             items = _json(await client.call_tool("list_memory", {"types": ["tasks"]}))["items"]
             assert [i["type"] for i in items] == ["tasks"]
-
+            assert "cypher_read" not in {t.name for t in (await client.list_tools()).tools}
+        async with client_of(allow_cypher=True) as client:  # started for an admin
             rows = _json(
                 await client.call_tool(
                     "cypher_read", {"query": "MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS n"}
@@ -137,7 +144,8 @@ def test_every_tool_in_memory(brain: Brain, client_of: Any, tmp_path: Path) -> N
             assert rows["columns"] == ["n"] and rows["rows"][0]["n"] > 0
             refused = await client.call_tool("cypher_read", {"query": "CREATE (x:Scratch) RETURN x"})
             assert refused.is_error and "ReadOnlyViolation" in _text(refused)
-
+            assert "--write" not in _text(refused)
+        async with client_of() as client:
             doc = _json(await client.call_tool("ingest", {"text": "# Ops\n\nBackups nightly.", "title": "ops"}))
             assert doc["document_id"] and doc["documents"][0]["status"] == "created"
             no_path = await client.call_tool("ingest", {"path": str(note)})

@@ -1,8 +1,11 @@
 // graphbrain graph page: an entity's neighbourhood (cytoscape) and a ContextPackage with its trace.
 // It only calls graphbrain's JSON API, with the token typed in the page (kept in sessionStorage, so it
 // dies with the tab). Every value from the API is put in the page as text, never as HTML.
-// The URL fragment may preselect: #entity=Neo4j&context=ctx_…&ns=team-a (no token: fragments end up in
-// the browser history).
+// The URL fragment may preselect: #entity=Neo4j&context=ctx_…&ns=team-a, and may carry &token=… for a
+// view opened without typing (a headless browser, a link from a terminal): the page moves it into
+// sessionStorage and takes it out of the address at once, so it does not stay in the history.
+// Clicking an entity expands its neighbours into the graph (again and again: 2, 3… hops); hovering a
+// node shows its text; a loaded context highlights the graph paths that explain its evidence.
 "use strict";
 
 (function () {
@@ -10,8 +13,9 @@
   const NS_KEY = "graphbrain.namespace";
   const COLORS = {
     entity: "#2f6fed", related: "#7c4dff", tasks: "#f59e0b", decisions: "#10b981",
-    turn: "#64748b", document: "#ef4444", memory: "#0ea5e9",
+    turn: "#64748b", document: "#ef4444", memory: "#0ea5e9", evidence: "#0ea5e9",
   };
+  const EXPLAINED = "#f97316";  // the paths that explain a context's evidence
 
   const $ = (id) => document.getElementById(id);
   let cy = null;
@@ -79,43 +83,59 @@
   }
 
   // ------------------------------------------------------------------ graph
-  function graphElements(view) {
+  function entityNodeId(e) {
+    return "e:" + (e.id || e.name);
+  }
+
+  // The nodes and edges of one entity view, its entity at `depth` hops from the first one drawn.
+  function graphElements(view, depth) {
     const e = view.entity || {};
-    const centre = "e:" + (e.id || e.name);
+    const centre = entityNodeId(e);
     const nodes = new Map();
     const edges = [];
-    const add = (id, label, kind, data) => {
-      if (!nodes.has(id)) nodes.set(id, { data: { id, label: short(label, 40), kind, raw: data } });
+    const add = (id, label, kind, data, hops) => {
+      if (!nodes.has(id)) nodes.set(id, { data: { id, label: short(label, 40), kind, raw: data, depth: hops } });
     };
     const link = (source, target, label, weight) => {
       edges.push({ data: { id: `${source}->${target}`, source, target, label: label || "", weight: weight || 1 } });
     };
-    add(centre, e.name || e.key || e.id, "entity", e);
+    add(centre, e.name || e.key || e.id, depth === 0 ? "entity" : "related", e, depth);
     for (const r of view.related || []) {
-      const id = "e:" + (r.id || r.name);
-      add(id, r.name || r.key, "related", r);
+      const id = entityNodeId(r);
+      add(id, r.name || r.key, "related", r, depth + 1);
       link(centre, id, "related", r.weight);
     }
     for (const m of [...(view.tasks || []), ...(view.decisions || [])]) {
       const id = "m:" + m.id;
-      add(id, m.key || m.text, m.type === "tasks" || m.type === "decisions" ? m.type : "memory", m);
+      add(id, m.key || m.text, m.type === "tasks" || m.type === "decisions" ? m.type : "memory", m, depth + 1);
       link(id, centre, "mentions");
     }
     for (const t of view.turns || []) {
       const id = `t:${t.session_id}/${t.turn_id}`;
-      add(id, `${t.session_id} #${t.seq ?? t.turn_id}`, "turn", t);
+      add(id, `${t.session_id} #${t.seq ?? t.turn_id}`, "turn", t, depth + 1);
       link(id, centre, "mentions", t.count);
     }
     for (const d of view.documents || []) {
       const id = "d:" + d.document_id;
-      add(id, d.title || d.source_uri, "document", d);
+      add(id, d.title || d.source_uri, "document", d, depth + 1);
       link(id, centre, "mentions", d.mentions);
     }
     return [...nodes.values(), ...edges];
   }
 
+  function layout() {
+    $("hover").hidden = true;  // its node moves
+    // concentric by hops from the first entity: deterministic, the same graph always looks the same.
+    const deepest = Math.max(0, ...cy.nodes().map((n) => n.data("depth") || 0));
+    cy.layout({
+      name: "concentric", animate: false, minNodeSpacing: 34, padding: 40,
+      concentric: (n) => deepest + 1 - (n.data("depth") || 0), levelWidth: () => 1,
+    }).run();
+    cy.fit(undefined, 40);
+  }
+
   function drawGraph(view) {
-    const elements = graphElements(view);
+    const elements = graphElements(view, 0);
     if (cy) cy.destroy();
     cy = window.cytoscape({
       container: $("graph"),
@@ -134,6 +154,7 @@
           },
         },
         { selector: "node[kind = 'entity']", style: { "width": 40, "height": 40, "font-size": 13, "font-weight": "bold" } },
+        { selector: "node.expanded", style: { "border-width": 2, "border-color": "#1d2330" } },
         {
           selector: "edge",
           style: {
@@ -142,18 +163,129 @@
             "target-arrow-shape": "triangle", "target-arrow-color": "#c3cad8", "arrow-scale": 0.7,
           },
         },
+        { selector: "node.explained", style: { "border-width": 5, "border-color": EXPLAINED } },
+        {
+          selector: "edge.explained",
+          style: { "line-color": EXPLAINED, "target-arrow-color": EXPLAINED, "width": 5, "z-index": 10 },
+        },
         { selector: ":selected", style: { "border-width": 3, "border-color": "#1d2330" } },
       ],
-      // concentric is deterministic (the same graph always looks the same), entity in the middle.
-      layout: {
-        name: "concentric", animate: false, minNodeSpacing: 40, padding: 40,
-        concentric: (n) => (n.data("kind") === "entity" ? 2 : 1), levelWidth: () => 1,
-      },
     });
-    cy.on("tap", "node", (evt) => showNode(evt.target.data()));
+    window.graphbrainGraph = cy;  // for the console and the browser tests
+    cy.nodes()[0].addClass("expanded");
+    layout();
+    cy.on("tap", "node", (evt) => {
+      const node = evt.target;
+      showNode(node.data());
+      const kind = node.data("kind");
+      if ((kind === "related" || kind === "entity") && !node.hasClass("expanded")) expand(node);
+    });
+    cy.on("mouseover", "node", (evt) => hover(evt.target));
+    cy.on("mouseout", "node", () => { $("hover").hidden = true; });
     // Re-fit after the page settles: the box may have changed size since the canvas was made.
     requestAnimationFrame(() => { cy.resize(); cy.fit(undefined, 40); });
     cy.on("dbltap", "node[kind = 'related']", (evt) => loadEntity(evt.target.data("raw").name));
+    if (lastEvidence.length) highlightPaths(lastEvidence);
+  }
+
+  // Merge a related entity's own neighbourhood into the graph: one more hop each click.
+  async function expand(node) {
+    const raw = node.data("raw") || {};
+    const name = raw.name || node.data("label");
+    status(`expanding ${name}…`);
+    try {
+      const view = await api("GET", "/v1/entities/" + encodeURIComponent(name));
+      const depth = node.data("depth") || 0;
+      const fresh = graphElements(view, depth).filter((item) => cy.getElementById(item.data.id).empty());
+      // The clicked node stands for the entity the view is centred on, whatever id the view gives it.
+      const centre = entityNodeId(view.entity || {});
+      for (const item of fresh) {
+        if (item.data.id === centre) continue;
+        if (item.data.source === centre) item.data.source = node.id();
+        if (item.data.target === centre) item.data.target = node.id();
+        item.data.id = item.data.source ? `${item.data.source}->${item.data.target}` : item.data.id;
+      }
+      cy.add(fresh.filter((item) => item.data.id !== centre && cy.getElementById(item.data.id).empty()));
+      node.addClass("expanded");
+      layout();
+      if (lastEvidence.length) highlightPaths(lastEvidence);
+      status(`expanded ${name}: ${fresh.length} new`);
+    } catch (err) {
+      status(err.message, true);
+    }
+  }
+
+  function nodeText(data) {
+    const raw = data.raw || {};
+    return raw.text || raw.snippet || raw.detail || raw.title || raw.name || data.label || "";
+  }
+
+  function hover(node) {
+    const box = $("hover");
+    const text = nodeText(node.data());
+    if (!text) { box.hidden = true; return; }
+    const pos = node.renderedPosition();
+    box.textContent = short(text, 400);
+    box.style.left = Math.round(pos.x + 14) + "px";
+    box.style.top = Math.round(pos.y + 14) + "px";
+    box.hidden = false;
+  }
+
+  // ------------------------------------------------------------------ explained paths
+  let lastEvidence = [];
+
+  // A path element ("entity:neo4j", "message:t1/m1", "chunk:doc_…:…", "memory:…") → the graph node it is,
+  // added when the graph does not hold it yet.
+  function pathNode(element, label) {
+    const [kind, ...rest] = String(element).split(":");
+    const value = rest.join(":");
+    const found = cy.nodes().filter((n) => {
+      const raw = n.data("raw") || {};
+      const k = n.data("kind");
+      if (kind === "entity") {
+        return (k === "entity" || k === "related") &&
+          [raw.canonical, raw.name, raw.key].some((v) => v && String(v).toLowerCase() === value.toLowerCase());
+      }
+      if (kind === "message" || kind === "turn") return k === "turn" && value.split("/")[0] === String(raw.turn_id);
+      if (kind === "chunk") return k === "document" && value.startsWith(String(raw.document_id) + ":");
+      return raw.id === value;
+    });
+    if (found.nonempty()) return found[0];
+    const id = "p:" + element;
+    const existing = cy.getElementById(id);
+    if (existing.nonempty()) return existing;
+    const depth = Math.max(0, ...cy.nodes().map((n) => n.data("depth") || 0)) + 1;
+    return cy.add({
+      data: { id, label: short(kind === "entity" ? value : label, 40), kind: kind === "entity" ? "related" : "evidence",
+        raw: { name: kind === "entity" ? value : undefined, path_element: element }, depth },
+    });
+  }
+
+  function highlightPaths(evidence) {
+    lastEvidence = evidence;
+    if (!cy) return 0;
+    cy.elements().removeClass("explained");
+    let count = 0;
+    for (const ev of evidence) {
+      const path = ((ev.provenance || {}).path) || [];
+      if (path.length < 3) continue;
+      count += 1;
+      let prev = pathNode(path[0], ev.label);
+      prev.addClass("explained");
+      for (let i = 2; i < path.length; i += 2) {
+        const next = pathNode(path[i], `${ev.label} ${ev.title || ""}`);
+        next.addClass("explained");
+        const ids = [`${prev.id()}->${next.id()}`, `${next.id()}->${prev.id()}`];
+        let edge = cy.getElementById(ids[0]).union(cy.getElementById(ids[1]));
+        if (edge.empty()) {
+          edge = cy.add({ data: { id: "x:" + ids[0], source: prev.id(), target: next.id(), label: path[i - 1] } });
+        }
+        edge.addClass("explained");
+        prev = next;
+      }
+    }
+    if (count) layout();
+    return count;
   }
 
   function showNode(data) {
@@ -241,6 +373,14 @@
       el("thead", {}, el("tr", {}, ...["", "source", "mode", "score", "evidence"].map((h) => el("th", {}, h)))),
       el("tbody", {}, ...rows)));
 
+    const explained = evidence.filter((e) => ((e.provenance || {}).path || []).length >= 3);
+    if (explained.length) {
+      parts.push(el("h3", {}, `Explained paths (${explained.length}), highlighted in the graph`));
+      parts.push(el("ul", { class: "paths" }, ...explained.map((e) =>
+        el("li", {}, el("strong", {}, e.label || ""), " ", e.provenance.path.join(" → ")))));
+    }
+    highlightPaths(evidence);
+
     const debug = pkg.debug || {};
     const dropped = (trace && trace.dropped) || debug.dropped || [];
     if (dropped.length) {
@@ -326,6 +466,13 @@
     });
 
     const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+    if (params.get("token")) {
+      sessionStorage.setItem(TOKEN_KEY, params.get("token"));
+      $("token").value = params.get("token");
+      params.delete("token");
+      const rest = params.toString();
+      history.replaceState(null, "", window.location.pathname + window.location.search + (rest ? "#" + rest : ""));
+    }
     if (params.get("ns")) {
       sessionStorage.setItem(NS_KEY, params.get("ns"));
       $("namespace").value = params.get("ns");
