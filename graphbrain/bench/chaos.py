@@ -571,6 +571,13 @@ def run_chaos(
         target.stop()
 
 
+def _journal_view(brain: Any, ns: str, session: str, turn_id: str) -> dict[str, Any] | None:
+    entry = brain.journal.find(ns, session, turn_id)
+    if entry is None:
+        return None
+    return {"id": entry.id, "status": entry.status, "attempts": entry.attempts, "last_error": entry.last_error}
+
+
 def _verify(
     brain: Any,
     backend: str,
@@ -598,6 +605,7 @@ def _verify(
         by_session.setdefault(str(r["session_id"]), []).append(r)
     lost, duplicated, out_of_order, no_messages, unacked_written, gaps = 0, 0, 0, 0, 0, 0
     lost_turns: list[dict[str, Any]] = []  # what is known of each lost turn, to explain it
+    disorder: list[dict[str, Any]] = []  # the same for each pair of turns written out of order
     for ledger in ledgers:
         graph = by_session.get(ledger.session, [])
         ids = [str(r["turn_id"]) for r in graph]
@@ -610,18 +618,27 @@ def _verify(
         for tid in ledger.acked:
             if tid not in position:
                 lost += 1
-                entry = brain.journal.find(ns, ledger.session, tid)
                 lost_turns.append(
                     {
                         "turn_id": tid,
                         "acknowledged_as": ledger.acked_as.get(tid),
-                        "journal": None
-                        if entry is None
-                        else {"status": entry.status, "attempts": entry.attempts, "last_error": entry.last_error},
+                        "journal": _journal_view(brain, ns, ledger.session, tid),
                     }
                 )
         present = [position[tid] for tid in ledger.acked if tid in position]
-        out_of_order += sum(1 for a, b in zip(present, present[1:], strict=False) if b < a)
+        swapped = [(a, b) for a, b in zip(present, present[1:], strict=False) if b < a]
+        out_of_order += len(swapped)
+        for a, b in swapped:
+            # What is known of both turns of a swapped pair, to explain how the later one got in first.
+            pair = [ids[b], ids[a]]
+            disorder.append(
+                {
+                    "session": ledger.session,
+                    "acknowledged_first": [(t, ledger.acked_as.get(t)) for t in pair],
+                    "graph_seq": [int(graph[i]["seq"]) for i in (b, a)],
+                    "journal": [_journal_view(brain, ns, ledger.session, t) for t in pair],
+                }
+            )
         messages = {str(r["turn_id"]): int(r["messages"]) for r in graph}
         no_messages += sum(1 for tid in ledger.acked if tid in messages and messages[tid] == 0)
         unacked_written += sum(1 for tid in ids if tid not in acked)
@@ -653,6 +670,7 @@ def _verify(
         "lost_turns": lost_turns,
         "duplicated": duplicated,
         "out_of_order": out_of_order,
+        "out_of_order_turns": disorder,
         "seq_gap_sessions": gaps,
         "acknowledged_without_messages": no_messages,
         "memory_items_reported": len(told),
@@ -695,6 +713,7 @@ def format_chaos(r: dict[str, Any]) -> str:
         f"  seq-gap sessions {r['seq_gap_sessions']}  without messages {r['acknowledged_without_messages']}"
         f"  memory items reported {r['memory_items_reported']}, missing {r['memory_items_missing']}",
         *(f"    lost {x}" for x in r["lost_turns"]),
+        *(f"    out of order {x}" for x in r.get("out_of_order_turns", [])),
         f"  journal pending after replay {r['journal_pending_after']}; written but unacknowledged"
         f" {r['written_but_unacknowledged']}",
         f"  writer errors (retried) {r['writer_errors_retried']}",

@@ -81,6 +81,10 @@ def _map_error(e: Exception) -> StoreError:
     ):
         # Each surface says its own way to write (the CLI's --write, HTTP's "write": true).
         return ReadOnlyViolation("this Cypher writes to the graph, but it ran in a read-only transaction")
+    if isinstance(e, nx.TransientError):
+        # A deadlock the driver's retries did not outlast, a database still starting: the same write
+        # succeeds later, so a journaled turn must stay pending for replay, never be marked failed.
+        return StoreUnavailable(f"Neo4j could not finish the transaction for now: {e.code}: {e.message}")
     if isinstance(e, nx.ConstraintError):
         return ConstraintViolation(f"{e.code}: {e.message}")
     if isinstance(e, nx.Neo4jError):
