@@ -8,29 +8,33 @@ score to every other message that mentions one of its entities, split evenly amo
 mentioned in two turns ties them fully; one in twenty spreads the same share twenty ways, so hubs — the
 speakers, "I", 我们 — carry next to nothing), and that gain travels on the same way for ``BRIDGE_HOPS``
 hops in all (a three-turn chain is two hops; a message passes on its own fused score plus what it
-inherited). Entities in more than ``BRIDGE_MAX_TURNS`` turns are no
-bridge at all. A message no list found joins the pool as a relational hit whose ``path`` is the chain
-(``[that turn, MENTIONS, entity:pricing engine, MENTIONS, this turn]``); every gain is in
-``signals["bridge_score"]``. One query per hop (``retrieve/bridge_turns``); the executor does this for
-plans with a relational query, as it spreads to conversational neighbours (``retrieve.neighbours``).
+inherited). Entities in more than ``BRIDGE_MAX_TURNS`` turns are no bridge at all, nor is an entity the
+question names: the lists already lift every turn that names it, and a chain is what the question does
+not say. The chains start from the fused scores, as the neighbour spread does, so neither spread
+compounds the other (``reach_bridges`` reads, ``add_bridges`` applies). A message no list found joins
+the pool as a relational hit whose ``path`` is the chain (``[that turn, MENTIONS, entity:pricing engine,
+MENTIONS, this turn]``); every gain is in ``signals["bridge_score"]``. One query per hop
+(``retrieve/bridge_turns``); the executor does this for plans with a relational query, as it spreads to
+conversational neighbours (``retrieve.neighbours``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from graphbrain.contracts import Mode
+from graphbrain.nlp.entities import known_names
 from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.snippets import turn_evidence_id
 from graphbrain.store.base import Store
 
 # Measured on the relational set and LoCoMo dev (graphbrain bench relational / locomo): 0.5 gave
 # multi-hop recall@10 0.90 en / 0.85 zh and LoCoMo 0.82; 0.75 gives 0.96 / 0.91 and 0.79; 0.8 no more.
-# The same trade held for every variant measured since: bridging from the fused scores rather
-# than from neighbour-boosted ones lifts LoCoMo retrieve R@10 0.759 → 0.807 (embedded) / 0.795 (Neo4j)
-# but drops the Chinese three-hop chains on Neo4j to 0.892; a pool of 3–5, a cap on bridged turns, a
-# share split per source turn, max instead of sum, or a stricter entity specificity all lose more.
+# Bridging from neighbour-boosted scores held LoCoMo retrieve R@10 at 0.76; from the fused scores it is
+# 0.80, but alone it dropped the Chinese three-hop chains on Neo4j to 0.89. Not bridging through what the
+# question names gave them back (0.91–0.93) and LoCoMo lost nothing. A pool of 3–5, a cap on bridged
+# turns, a share split per source turn, max instead of sum, or a stricter entity specificity all lost more.
 BRIDGE_SHARE = 0.75
 BRIDGE_HOPS = 2
 BRIDGE_POOL = 20  # message candidates whose entities are followed (the rest could not lift anything high)
@@ -38,7 +42,7 @@ BRIDGE_MAX_TURNS = 8  # past this a share is split so thin (1/7 and less) that i
 
 
 @dataclass
-class _Reach:
+class Reach:
     gain: float
     source: Candidate  # the candidate the chain started from
     path: list[str]
@@ -50,17 +54,30 @@ def _label(session_id: str | None, turn_id: str | None) -> str:
     return f"turn:{session_id}/{turn_id}"
 
 
-def spread_bridges(
+def _asked(entities: set[str], question: str, question_entities: Sequence[str]) -> set[str]:
+    """The entities the question names: said in it ("Atlas"), or holding a name it says ("天穹项目" for 天穹)."""
+    asked = {c.canonical for c in known_names(question, {e: ("", e) for e in entities})}
+    names = {n: ("", n) for n in [*question_entities, *asked]}
+    return asked | {e for e in entities - asked if names and known_names(e, names)}
+
+
+def reach_bridges(
     store: Store,
     namespace: str,
     fused: Sequence[Candidate],
     *,
+    question: str = "",
+    question_entities: Sequence[str] = (),
     share: float = BRIDGE_SHARE,
     hops: int = BRIDGE_HOPS,
     pool: int = BRIDGE_POOL,
     max_turns: int = BRIDGE_MAX_TURNS,
-) -> list[Candidate]:
-    """The candidates with their bridge gains added, plus the messages the chains reached, best first."""
+) -> dict[str, Reach]:
+    """Message node id → the best chain that reaches it from the fused candidates, and its gain.
+
+    Reads the candidates' scores and changes nothing, so the neighbour spread can start from the same
+    fused scores (``add_bridges`` applies the gains afterwards).
+    """
     by_node: dict[str, Candidate] = {
         str(c.metadata["node_id"]): c for c in fused if c.side == "turn" and c.metadata.get("node_id")
     }
@@ -68,13 +85,18 @@ def spread_bridges(
     for c in [c for c in fused if c.side == "turn"][:pool]:
         node = str(c.metadata["node_id"])
         frontier[node] = (c.score, [_label(c.session_id, c.turn_id)], c)
-    reached: dict[str, _Reach] = {}
+    reached: dict[str, Reach] = {}
     for _ in range(hops):
         if not frontier:
             break
         rows = store.run(
             "retrieve/bridge_turns", {"namespace": namespace, "ids": sorted(frontier), "max_turns": max_turns}
         )
+        if question:
+            # An entity the question names already lifts, through the lists, every turn that names it;
+            # bridging through it again counts the same match twice. A chain goes through what it does not name.
+            asked = _asked({str(r["entity"]) for r in rows}, question, question_entities)
+            rows = [r for r in rows if str(r["entity"]) not in asked]
         fan: dict[tuple[str, str], int] = {}
         for r in rows:
             key = (str(r["src"]), str(r["entity"]))
@@ -88,7 +110,7 @@ def spread_bridges(
             if dst == str(source.metadata.get("node_id")) or gain <= (reached[dst].gain if dst in reached else 0.0):
                 continue
             chain = [*path, "MENTIONS", f"entity:{entity}", "MENTIONS", _label(r.get("session_id"), r.get("turn_id"))]
-            reached[dst] = _Reach(gain, source, chain, r.get("turn_id"), r.get("session_id"))
+            reached[dst] = Reach(gain, source, chain, r.get("turn_id"), r.get("session_id"))
             if gain > nxt.get(dst, (0.0, [], source))[0]:
                 nxt[dst] = (gain, chain, source)
         # The next hop passes on what each message now holds: its own fused score (when a list found it)
@@ -102,7 +124,15 @@ def spread_bridges(
                 key=lambda kv: (-kv[1][0], kv[0]),
             )[:pool]
         )
-    out = list(fused)
+    return reached
+
+
+def add_bridges(candidates: Sequence[Candidate], reached: Mapping[str, Reach]) -> list[Candidate]:
+    """The candidates with their bridge gains added, plus the messages the chains reached, best first."""
+    by_node: dict[str, Candidate] = {
+        str(c.metadata["node_id"]): c for c in candidates if c.side == "turn" and c.metadata.get("node_id")
+    }
+    out = list(candidates)
     for node, reach in reached.items():
         known = by_node.get(node)
         if known is not None:

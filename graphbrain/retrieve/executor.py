@@ -89,7 +89,7 @@ from graphbrain.errors import EmbeddingError
 from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.associative import AssociativeRetriever
 from graphbrain.retrieve.base import SIDE_FILE, SIDES, QueryJob, RetrievalContext, Retriever
-from graphbrain.retrieve.bridges import spread_bridges
+from graphbrain.retrieve.bridges import add_bridges, reach_bridges
 from graphbrain.retrieve.candidate import Candidate, Side
 from graphbrain.retrieve.diversity import apply_diversity
 from graphbrain.retrieve.exact import ExactRetriever
@@ -397,14 +397,18 @@ class Executor:
         Only the head that rerank and the budget can use is hydrated up front; diversity may let a few tail
         items in (their identity is enough to cap them), which are hydrated after it.
         """
-        if any(q.mode == Mode.relational for q in plan.queries):
+        question = rerank_query(plan)
+        relational = any(q.mode == Mode.relational for q in plan.queries)
+        # The question's entities, found once: the bridges skip them, the reranker rewards them.
+        entities = self._query_entities(question, report) if relational or settings.rerank_enabled else []
+        if relational:
             # The conversation's order is graph structure too (NEXT): a relational plan walks it.
-            fused = self._spread(ctx, fused)
+            fused = self._spread(ctx, fused, question, entities)
         head = head_size(fused, max(settings.rerank_top_n if settings.rerank_enabled else 0, settings.top_k))
         hydrated, gone = self._hydrate(ctx, fused[:head])
         hydrated, unfit = evidence_fit(hydrated, rerank_query(plan), plan)
         pool = hydrated + list(fused[head:])
-        ranked, rerank_explain = self._rerank(pool, plan, settings, ctx.now, report)
+        ranked, rerank_explain = self._rerank(pool, plan, settings, ctx.now, report, entities)
         if settings.rerank_enabled:
             # One evidence per memory item and its source message (seed §3.4 dedups memory by item id
             # or turn + message); a plan without rerank gets the fused lists as they are.
@@ -431,14 +435,20 @@ class Executor:
             gone += late_gone + late_unfit
         return kept, gone + dropped, rerank_explain
 
-    def _spread(self, ctx: RetrievalContext, fused: Sequence[Candidate]) -> list[Candidate]:
+    def _spread(
+        self, ctx: RetrievalContext, fused: Sequence[Candidate], question: str, question_entities: Sequence[str]
+    ) -> list[Candidate]:
         """Turns inherit part of the scores of the turns beside them (``retrieve.neighbours``) and of the
         turns they share a specific entity with (``retrieve.bridges``)."""
         turns = [str(c.metadata["node_id"]) for c in fused if c.side == "turn"][:NEIGHBOUR_POOL]
         if not turns:
             return list(fused)
+        # Both spreads start from the fused scores: neither compounds the other's gains.
+        reached = reach_bridges(
+            self.store, ctx.namespace, fused, question=question, question_entities=question_entities
+        )
         beside = spread(fused, read_neighbours(self.store, ctx.namespace, turns))
-        return spread_bridges(self.store, ctx.namespace, beside)
+        return add_bridges(beside, reached)
 
     # ------------------------------------------------------------------------------------ plan level
     def _check_plan_level(self, plan: RetrievalPlan, namespace: str, report: Report) -> None:
@@ -664,6 +674,7 @@ class Executor:
         settings: Settings,
         now: datetime,
         report: Report,
+        query_entities: Sequence[str],
     ) -> tuple[list[Candidate], dict[str, Any]]:
         explain: dict[str, Any] = {
             "enabled": settings.rerank_enabled,
@@ -681,7 +692,7 @@ class Executor:
             text,
             pool,
             settings.rerank_top_n,
-            query_entities=self._query_entities(text, report),
+            query_entities=list(query_entities),
             now=now,
             source_priority=plan.ranking.source_priority or None,
             prefer_time=preferred_time(plan, report),
