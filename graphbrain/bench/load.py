@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import shutil
+import tempfile
 import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from graphbrain.bench.locomo import delete_namespace, warm_up_models
@@ -63,14 +66,27 @@ def session_for(writer: int) -> str:
     return "load-shared" if writer % 2 == 0 else f"load-w{writer}"
 
 
+def question_for(reader: int, n: int) -> str:
+    """The n-th question of a reader: about the writers' cast, in English, Chinese or both."""
+    person = _PEOPLE[(reader + n) % len(_PEOPLE)]
+    project = _PROJECTS[n % len(_PROJECTS)]
+    return [
+        f"What did {person} and I decide for {project}?",
+        f"{project}项目用的是什么数据库？",
+        f"Which style do I prefer, and what is still 待办 for {project}?",
+    ][(reader + n) % 3]
+
+
 def _write_loop(brain: Any, writer: int, run_id: str, deadline: float) -> dict[str, Any]:
     latencies: list[float] = []
     errors: Counter[str] = Counter()
     statuses: Counter[str] = Counter()
+    retried = retries = 0
     n = 0
     start = time.monotonic()
     while time.monotonic() < deadline:
         n += 1
+        before = brain.store.retries()
         t0 = time.perf_counter()
         try:
             result = brain.commit_turn(session_for(writer), turn_for(writer, n, run_id))
@@ -78,8 +94,33 @@ def _write_loop(brain: Any, writer: int, run_id: str, deadline: float) -> dict[s
         except Exception as e:  # counted and reported: the point of a load test
             errors[f"{type(e).__name__}: {str(e)[:120]}"] += 1
         latencies.append((time.perf_counter() - t0) * 1000)
+        extra = brain.store.retries() - before  # this thread's transactions the driver re-ran
+        retried += 1 if extra else 0
+        retries += extra
     elapsed = time.monotonic() - start
-    return {"latencies": latencies, "errors": dict(errors), "statuses": dict(statuses), "elapsed": elapsed}
+    return {
+        "latencies": latencies,
+        "errors": dict(errors),
+        "statuses": dict(statuses),
+        "elapsed": elapsed,
+        "retried": retried,
+        "retries": retries,
+    }
+
+
+def _read_loop(read: Callable[[str, str], None], reader: int, deadline: float) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors: Counter[str] = Counter()
+    n = 0
+    while time.monotonic() < deadline:
+        n += 1
+        t0 = time.perf_counter()
+        try:
+            read(f"load-reader-{reader}", question_for(reader, n))
+        except Exception as e:  # counted and reported, as the writers' are
+            errors[f"{type(e).__name__}: {str(e)[:120]}"] += 1
+        latencies.append((time.perf_counter() - t0) * 1000)
+    return {"latencies": latencies, "errors": dict(errors)}
 
 
 def _process_writer(
@@ -104,20 +145,29 @@ def _process_writer(
         brain.close()
 
 
-def _run_threads(brain: Any, writers: int, seconds: float, run_id: str) -> list[dict[str, Any]]:
+def _run_threads(
+    brain: Any, writers: int, seconds: float, run_id: str, reads: Sequence[Callable[[str, str], None]] = ()
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Writers (and readers, one per ``reads`` callable) as threads, all released at once."""
     results: list[dict[str, Any]] = [{} for _ in range(writers)]
-    barrier = threading.Barrier(writers)
+    read_results: list[dict[str, Any]] = [{} for _ in reads]
+    barrier = threading.Barrier(writers + len(reads))
 
-    def worker(i: int) -> None:
+    def writer(i: int) -> None:
         barrier.wait()
         results[i] = _write_loop(brain, i, run_id, time.monotonic() + seconds)
 
-    threads = [threading.Thread(target=worker, args=(i,), name=f"load-writer-{i}") for i in range(writers)]
+    def reader(i: int) -> None:
+        barrier.wait()
+        read_results[i] = _read_loop(reads[i], i, time.monotonic() + seconds)
+
+    threads = [threading.Thread(target=writer, args=(i,), name=f"load-writer-{i}") for i in range(writers)]
+    threads += [threading.Thread(target=reader, args=(i,), name=f"load-reader-{i}") for i in range(len(reads))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return results
+    return results, read_results
 
 
 def _run_processes(
@@ -164,34 +214,103 @@ def check_invariants(store: Any, namespace: str) -> dict[str, Any]:
     }
 
 
+SEED_TURNS = 24  # committed before the clock starts when there are readers, so compose has memory to find
+
+
+def _http_reads(brain: Any, overrides: dict[str, Any], http_readers: int, work: Path) -> tuple[Any, list[Any]]:
+    """A ``graphbrain serve`` child on the same database and namespace, and one reader callable per
+    HTTP reader (each with its own client, as separate agents would be)."""
+    import httpx
+
+    from graphbrain.bench.chaos import HttpChild, _free_port, _write_config
+    from graphbrain.config import find_config
+
+    cfg = brain.config.storage
+    settings = {
+        **overrides,
+        "storage.backend": brain.store.backend,
+        "storage.data_dir": str(Path(cfg.data_dir).resolve()),
+        "storage.neo4j.uri": cfg.neo4j.uri,
+        "storage.neo4j.user": cfg.neo4j.user,
+        "storage.neo4j.password": cfg.neo4j.password.get_secret_value(),
+        "server.auth": False,
+    }
+    base = find_config(None)
+    _write_config(Path(base) if base else None, work / "brain.yml", settings)
+    child = HttpChild(work / "brain.yml", _free_port(), work / "serve.log")
+    try:
+        with httpx.Client(timeout=60) as probe:
+            child.wait_ready(probe)
+    except BaseException:
+        child.stop()
+        raise
+
+    def make() -> Callable[[str, str], None]:
+        client = httpx.Client(timeout=60)
+
+        def read(session: str, text: str) -> None:
+            r = client.post(f"{child.url}/v1/compose_context", json={"session_id": session, "user_message": text})
+            if r.status_code != 200:
+                raise RuntimeError(f"http {r.status_code}: {r.text[:120]}")
+
+        return read
+
+    return child, [make() for _ in range(http_readers)]
+
+
 def run_load(
     config_path: str | None = None,
     *,
     writers: int = 8,
     seconds: float = 30.0,
     mode: str = "threads",
+    readers: int = 0,
+    http_readers: int = 0,
     namespace: str | None = None,
     keep: bool = False,
     overrides: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the load and return the report (see the module docstring); ``overrides`` are dotted
-    config keys applied on top of the config file, in this process and in every writer process."""
+    config keys applied on top of the config file, in this process and in every writer process.
+    ``readers`` compose in-process (threads sharing the writers' Brain), ``http_readers`` through a
+    ``graphbrain serve`` child; both only beside thread writers (released with them)."""
     from graphbrain.brain import Brain
 
-    if writers < 1 or seconds <= 0:
-        raise ValueError("writers must be >= 1 and seconds > 0")
+    if writers < 0 or readers < 0 or http_readers < 0 or writers + readers + http_readers == 0 or seconds <= 0:
+        raise ValueError("writers and readers must be >= 0, at least one of them > 0, and seconds > 0")
     if mode not in ("threads", "processes"):
         raise ValueError(f"mode must be 'threads' or 'processes', not {mode!r}")
+    if (readers or http_readers) and mode != "threads":
+        raise ValueError("readers run beside thread writers only (--mode threads): process writers start apart")
     ns = namespace or f"bench-load-{uuid.uuid4().hex[:8]}"
     overrides = {**(overrides or {}), "namespace": ns}
     brain = Brain.from_config(config_path, overrides=overrides)
     run_id = uuid.uuid4().hex[:8]
+    child = None
+    work = Path(tempfile.mkdtemp(prefix="graphbrain-load-"))
     try:
         delete_namespace(brain.store, ns)
         warm_up_models(brain)  # the models load before the clock starts
+        seeded = 0
+        reads: list[Callable[[str, str], None]] = []
+        if readers or http_readers:
+            for n in range(1, SEED_TURNS + 1):
+                brain.commit_turn("load-seed", turn_for(writers + 1, n, run_id))
+                seeded += 1
+
+            def inproc(session: str, text: str) -> None:
+                brain.compose_context(session, text)
+
+            inproc(f"load-warm-{run_id}", "warm-up question?")  # query plans compile once, untimed
+            reads += [inproc] * readers
+        if http_readers:
+            child, http = _http_reads(brain, overrides, http_readers, work)
+            http[0](f"load-warm-{run_id}", "warm-up question?")
+            reads += http
         t0 = time.monotonic()
+        read_results: list[dict[str, Any]] = []
         if mode == "threads":
-            results = _run_threads(brain, writers, seconds, run_id)
+            results, read_results = _run_threads(brain, writers, seconds, run_id, reads)
         else:
             results = _run_processes(config_path, overrides, writers, seconds, run_id)
         wall = time.monotonic() - t0
@@ -205,9 +324,12 @@ def run_load(
             errors.update(r["errors"])
             statuses.update(r["statuses"])
         committed = statuses.get("committed", 0)
-        report = {
+        retried = sum(int(r.get("retried", 0)) for r in results)
+        report: dict[str, Any] = {
             "mode": mode,
             "writers": writers,
+            "readers": readers,
+            "http_readers": http_readers,
             "seconds": seconds,
             "wall_s": round(wall, 1),
             "window_s": round(window, 1),
@@ -217,38 +339,77 @@ def run_load(
             "calls": len(latencies),
             "committed": committed,
             "statuses": dict(statuses),
-            "commits_per_s": round(committed / window, 2) if window else None,
+            "commits_per_s": round(committed / window, 2) if window and writers else None,
             "latency_ms": {
                 "p50": _percentile(latencies, 0.50),
                 "p95": _percentile(latencies, 0.95),
                 "max": round(max(latencies), 1) if latencies else None,
             },
+            # Commits whose transactions the driver re-ran after a transient error (a deadlock, mostly).
+            "retried_commits": retried,
+            "retries": sum(int(r.get("retries", 0)) for r in results),
+            "retried_share": round(retried / len(latencies), 4) if latencies else None,
             "errors": sum(errors.values()),
             "error_kinds": dict(errors),
         }
+        if reads:
+            composes = [x for r in read_results for x in r["latencies"]]
+            read_errors: Counter[str] = Counter()
+            for r in read_results:
+                read_errors.update(r["errors"])
+            report["compose"] = {
+                "calls": len(composes),
+                "per_s": round(len(composes) / window, 2) if window else None,
+                "latency_ms": {
+                    "p50": _percentile(composes, 0.50),
+                    "p95": _percentile(composes, 0.95),
+                    "max": round(max(composes), 1) if composes else None,
+                },
+                "errors": sum(read_errors.values()),
+                "error_kinds": dict(read_errors),
+            }
         inv = check_invariants(brain.store, ns)
         report["invariants"] = inv
+        report["seeded"] = seeded
         report["ok"] = (
             not report["errors"]
+            and not report.get("compose", {}).get("errors")
             and not (inv["seq_gaps"] or inv["duplicate_entities"] or inv["double_active"])
-            and inv["turns"] == committed
+            and inv["turns"] == committed + seeded
         )
         return report
     finally:
+        if child is not None:
+            child.stop()
         if not keep:
             delete_namespace(brain.store, ns)
         brain.close()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def format_load(report: dict[str, Any]) -> str:
     inv = report["invariants"]
     lat = report["latency_ms"]
+    readers = report.get("readers", 0) + report.get("http_readers", 0)
     lines = [
-        f"load: {report['writers']} writers ({report['mode']}), {report['seconds']} s, backend {report['backend']},"
+        f"load: {report['writers']} writers ({report['mode']}), {report.get('readers', 0)} readers in-process,"
+        f" {report.get('http_readers', 0)} over HTTP, {report['seconds']} s, backend {report['backend']},"
         f" {report['cpu_count']} cores",
         f"  commits        {report['committed']}  ({report['commits_per_s']}/s)  statuses {report['statuses']}",
         f"  latency ms     p50 {lat['p50']}  p95 {lat['p95']}  max {lat['max']}",
+        f"  retried        {report.get('retried_commits', 0)} of {report['calls']} commits"
+        f" ({100 * (report.get('retried_share') or 0):.2f} %), {report.get('retries', 0)} transaction retries",
         f"  errors         {report['errors']}" + "".join(f"\n    {k} x{v}" for k, v in report["error_kinds"].items()),
+    ]
+    compose = report.get("compose")
+    if readers and compose:
+        cl = compose["latency_ms"]
+        lines.append(
+            f"  compose        {compose['calls']} ({compose['per_s']}/s)  p50 {cl['p50']}  p95 {cl['p95']}"
+            f"  max {cl['max']}  errors {compose['errors']}"
+            + "".join(f"\n    {k} x{v}" for k, v in compose["error_kinds"].items())
+        )
+    lines += [
         f"  turns in graph {inv['turns']}  active items {inv['active_items']}",
         f"  seq gaps {len(inv['seq_gaps'])}  duplicate entities {len(inv['duplicate_entities'])}"
         f"  double-active keys {len(inv['double_active'])}",
@@ -260,24 +421,50 @@ def format_load(report: dict[str, Any]) -> str:
             f" p95 {single['latency_ms']['p95']} ms  →  throughput x{report['throughput_vs_single']},"
             f" p95 x{report['p95_vs_single']}"
         )
+    alone = report.get("single_reader")
+    if alone:
+        lines.append(
+            f"  one reader alone, same run: compose p50 {alone['latency_ms']['p50']} p95 {alone['latency_ms']['p95']}"
+            f" ms  →  p95 under load x{report['compose_p95_vs_single']}"
+        )
     lines.append(f"  {'OK' if report['ok'] else 'FAILED'}")
     return "\n".join(lines)
 
 
 def main_load(
-    config_path: str | None, writers: int, seconds: float, mode: str, as_json: bool, keep: bool, baseline: bool = True
+    config_path: str | None,
+    writers: int,
+    seconds: float,
+    mode: str,
+    as_json: bool,
+    keep: bool,
+    baseline: bool = True,
+    readers: int = 0,
+    http_readers: int = 0,
 ) -> dict[str, Any]:
-    """``graphbrain bench load``: with ``baseline``, one writer runs first for as long, so that the N-writer
-    figures come with their ratio to a single writer measured in the same run."""
+    """``graphbrain bench load``: with ``baseline``, one writer alone runs first for as long (and, with
+    readers, one in-process reader alone), so that the figures come with their ratio to a single client
+    measured in the same run."""
     from graphbrain.bench.report import to_json
 
     single = run_load(config_path, writers=1, seconds=seconds, mode="threads") if baseline and writers > 1 else None
-    report = run_load(config_path, writers=writers, seconds=seconds, mode=mode, keep=keep)
+    alone = (
+        run_load(config_path, writers=0, readers=1, seconds=seconds) if baseline and (readers or http_readers) else None
+    )
+    report = run_load(
+        config_path, writers=writers, seconds=seconds, mode=mode, keep=keep, readers=readers, http_readers=http_readers
+    )
     if single is not None:
         report["single_writer"] = {k: single[k] for k in ("commits_per_s", "latency_ms", "errors", "ok")}
         report["throughput_vs_single"] = _ratio(report["commits_per_s"], single["commits_per_s"])
         report["p95_vs_single"] = _ratio(report["latency_ms"]["p95"], single["latency_ms"]["p95"])
         report["ok"] = report["ok"] and single["ok"]
+    if alone is not None and "compose" in alone and "compose" in report:
+        report["single_reader"] = {k: alone["compose"][k] for k in ("latency_ms", "errors")}
+        report["compose_p95_vs_single"] = _ratio(
+            report["compose"]["latency_ms"]["p95"], alone["compose"]["latency_ms"]["p95"]
+        )
+        report["ok"] = report["ok"] and alone["ok"]
     print(to_json(report) if as_json else format_load(report))
     return report
 

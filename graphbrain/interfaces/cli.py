@@ -1224,7 +1224,17 @@ def bench_scale(items: str, plot: str | None, config_path: str | None, namespace
 
 
 @bench.command("load")
-@click.option("--writers", default=8, show_default=True, type=click.IntRange(1, 256), help="Concurrent writers.")
+@click.option("--writers", default=8, show_default=True, type=click.IntRange(0, 256), help="Concurrent writers.")
+@click.option(
+    "--readers", default=0, show_default=True, type=click.IntRange(0, 256), help="Concurrent in-process composers."
+)
+@click.option(
+    "--http-readers",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 256),
+    help="Concurrent composers over HTTP (a `graphbrain serve` child on the same database).",
+)
 @click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(min=0.1), help="How long.")
 @click.option(
     "--mode",
@@ -1243,6 +1253,8 @@ def bench_scale(items: str, plot: str | None, config_path: str | None, namespace
 @common
 def bench_load(
     writers: int,
+    readers: int,
+    http_readers: int,
     seconds: float,
     mode: str,
     keep: bool,
@@ -1251,9 +1263,12 @@ def bench_load(
     namespace: str | None,
     as_json: bool,
 ) -> None:
-    """Concurrent commit_turn load: commits/s, p50/p95, errors, then the invariants read back.
+    """Concurrent commit_turn load (and compose_context readers): commits/s, p50/p95, retried commits,
+    errors, then the invariants read back.
 
-    Half the writers share a session; all contend on the same entity names and preference keys.
+    Half the writers share a session; all contend on the same entity names and preference keys. Readers
+    compose questions about the same cast while the writers commit; their p95 is reported beside one
+    reader's alone.
     Exits 1 when any call failed or an invariant broke (sequence gap, duplicate entity, two active
     items for one key).
 
@@ -1261,9 +1276,13 @@ def bench_load(
     Example:
       graphbrain bench load --writers 8 --seconds 30
       graphbrain bench load --writers 8 --seconds 30 --mode processes --json
+      graphbrain bench load --readers 8 --writers 2 --seconds 20
+      graphbrain bench load --readers 4 --http-readers 4 --writers 2
     """
     module = _import("graphbrain.bench.load", "the load bench")
-    report = module.main_load(config_path, writers, seconds, mode, as_json, keep, baseline)
+    if writers + readers + http_readers == 0:
+        raise click.UsageError("nothing to run: give --writers, --readers or --http-readers")
+    report = module.main_load(config_path, writers, seconds, mode, as_json, keep, baseline, readers, http_readers)
     if not report["ok"]:
         raise SystemExit(1)
 

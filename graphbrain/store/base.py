@@ -71,6 +71,12 @@ class Store(ABC):
     queries: QueryLibrary  # the named Cypher of this backend's dialect
     dimension_fix: str = "drop it or fix the config"  # what to do about a vector index of the wrong size
 
+    def retries(self) -> int:
+        """How many times this thread's transactions were re-run after a transient error (a deadlock, a
+        leader switch) since the store opened: what ``bench load`` counts per commit. 0 where the backend
+        does not retry."""
+        return 0
+
     @property
     def target(self) -> str:
         """Which database this store writes to (backend and address, no credentials): journaled turns

@@ -2,11 +2,15 @@
 
 Driver errors are mapped once, here: unreachable → StoreUnavailable, a write in a READ transaction →
 ReadOnlyViolation, anything else → StoreError. Managed transactions (``execute_read``/``execute_write``)
-retry transient errors with the driver's back-off; every transaction has a timeout.
+retry transient errors with the driver's back-off; every transaction has a timeout. The driver's
+"will be retried" warnings go to the debug log (a retried deadlock is routine under concurrent writers,
+not something for the user's terminal); ``retries()`` counts them.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -26,6 +30,21 @@ T = TypeVar("T")
 SCHEMA_FILES = ("schema/constraints", "schema/indexes")
 # Neo4j's zone offsets (java.time.ZoneOffset) span ±18:00 in whole seconds; Python's span ±23:59:59.999999.
 MAX_OFFSET = timedelta(hours=18)
+
+
+class _RetriesToDebug(logging.Filter):
+    """The driver logs each retried transaction as a WARNING; it is routine, so it becomes a DEBUG record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.WARNING and "will be retried" in record.getMessage():
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+        return True
+
+
+_DRIVER_LOG = logging.getLogger("neo4j.session")  # where the driver logs its retries
+if not any(isinstance(f, _RetriesToDebug) for f in _DRIVER_LOG.filters):
+    _DRIVER_LOG.addFilter(_RetriesToDebug())
 
 
 def to_param(value: Any) -> Any:
@@ -120,6 +139,7 @@ class Neo4jStore(Store):
             max_transaction_retry_time=cfg.max_retry_time_s,
             notifications_min_severity="OFF",
         )
+        self._attempts = threading.local()  # per thread: a commit's retries are its own thread's
 
     @property
     def target(self) -> str:
@@ -132,8 +152,14 @@ class Neo4jStore(Store):
     def _execute(self, fn: Callable[[Tx], T], write: bool) -> T:
         timeout = self.cfg.query_timeout_s
 
+        first = True
+
         @unit_of_work(timeout=timeout)
         def work(tx: neo4j.ManagedTransaction) -> T:
+            nonlocal first
+            if not first:  # the driver runs the function again after a transient error
+                self._attempts.retries = self.retries() + 1
+            first = False
             return fn(_Tx(tx, self.queries))
 
         try:
@@ -143,6 +169,9 @@ class Neo4jStore(Store):
             raise
         except (nx.DriverError, nx.Neo4jError) as e:
             raise _map_error(e) from e
+
+    def retries(self) -> int:
+        return int(getattr(self._attempts, "retries", 0))
 
     def write(self, fn: Callable[[Tx], T], *, undo: Undo | None = None) -> T:
         # A Neo4j transaction rolls back as a whole: no undo is needed.

@@ -80,3 +80,30 @@ def test_shared_session_sequence_is_gap_free_under_threads(brain: Brain) -> None
         "MATCH (e:Entity {namespace: $ns}) WHERE e.canonical = 'alice' RETURN count(e) AS n", {"ns": brain.namespace}
     ).rows[0]["n"]
     assert alice <= 1
+
+
+def test_readers_compose_while_writers_commit(brain: Brain) -> None:
+    # In-process readers and one over HTTP (a `graphbrain serve` child on the same database), beside two
+    # thread writers: every compose answers, and the writers' invariants hold with the seeded turns.
+    report = run_load(
+        str(ROOT / "brain.yml"),
+        writers=2,
+        readers=2,
+        http_readers=1,
+        seconds=4,
+        overrides=_overrides(brain),
+        keep=False,
+    )
+    assert report["compose"]["errors"] == 0, report["compose"]["error_kinds"]
+    assert report["compose"]["calls"] >= 3
+    assert report["errors"] == 0, report["error_kinds"]
+    inv = report["invariants"]
+    assert inv["turns"] == report["committed"] + report["seeded"] and report["seeded"] > 0
+    assert inv["seq_gaps"] == [] and inv["duplicate_entities"] == [] and inv["double_active"] == []
+    assert report["ok"]
+    assert report["retried_commits"] <= report["calls"]
+
+
+def test_readers_need_thread_writers() -> None:
+    with pytest.raises(ValueError, match="thread writers"):
+        run_load(None, writers=2, readers=1, mode="processes")
