@@ -406,7 +406,7 @@ class Executor:
             fused = self._spread(ctx, fused, question, entities)
         head = head_size(fused, max(settings.rerank_top_n if settings.rerank_enabled else 0, settings.top_k))
         hydrated, gone = self._hydrate(ctx, fused[:head])
-        hydrated, unfit = evidence_fit(hydrated, rerank_query(plan), plan)
+        hydrated, unfit = evidence_fit(hydrated, question, plan)
         pool = hydrated + list(fused[head:])
         ranked, rerank_explain = self._rerank(pool, plan, settings, ctx.now, report, entities)
         if settings.rerank_enabled:
@@ -429,7 +429,7 @@ class Executor:
         late = [c for c in kept if id(c) not in done]
         if late:
             late_found, late_gone = self._hydrate(ctx, late)
-            _, late_unfit = evidence_fit(late_found, rerank_query(plan), plan)
+            _, late_unfit = evidence_fit(late_found, question, plan)
             gone_ids = {d["id"] for d in late_gone + late_unfit}
             kept = [c for c in kept if c.id not in gone_ids]
             gone += late_gone + late_unfit
