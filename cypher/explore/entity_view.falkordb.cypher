@@ -4,6 +4,9 @@
 // that does), the documents whose chunks mention it, and a timeline of every mention (the newest
 // $timeline_limit, oldest first).
 // FalkorDB: CALL { WITH ... } imports (repeated in each UNION branch); e carried through every WITH.
+// FalkorDB's substring() clamps its length by the string's bytes but walks characters, so a length past the
+// end of a Chinese string reads beyond it and returns cut UTF-8 now and then: every length here is clamped to
+// the characters left (size() counts characters).
 MATCH (e:Entity {id: $entity_id})
 WHERE e.namespace = $namespace
 CALL {
@@ -39,11 +42,14 @@ CALL {
     OPTIONAL MATCH (t)-[:HAS_MESSAGE]->(msg:Message)-[mr:MENTIONS]->(e)
     WITH msg, mr ORDER BY msg.position, mr.start LIMIT 1
     WITH msg, mr, CASE WHEN coalesce(mr.start, 0) > 80 THEN mr.start - 80 ELSE 0 END AS from
+    WITH msg, CASE WHEN from < size(msg.content) THEN from ELSE 0 END AS from
     RETURN msg.message_id AS message_id, msg.role AS role,
-           CASE WHEN msg IS NULL THEN null ELSE substring(msg.content, from, 240) END AS snippet
+           CASE WHEN msg IS NULL THEN null
+                ELSE substring(msg.content, from, CASE WHEN size(msg.content) - from < 240
+                                                       THEN size(msg.content) - from ELSE 240 END) END AS snippet
   }
   RETURN collect({session_id: t.session_id, turn_id: t.turn_id, seq: t.seq, at: t.at, count: r.count,
-                  text: substring(t.text, 0, 400),
+                  text: CASE WHEN size(t.text) <= 400 THEN t.text ELSE substring(t.text, 0, 400) END,
                   message_id: message_id, role: role, snippet: snippet}) AS turns
 }
 CALL {

@@ -42,6 +42,21 @@ def test_entity_view_neighbourhood(brain: Brain) -> None:
     assert times == sorted(times) and {t["kind"] for t in view["timeline"]} == {"turn", "memory", "document"}
 
 
+def test_entity_view_cuts_chinese_text_whole(brain: Brain) -> None:
+    # FalkorDB's substring() walks characters past the end of a multi-byte string when asked for more than
+    # is left: the view asks for exactly what is left, so the snippet is the whole message, every time.
+    short = "我们决定用倒数排名融合来合并混合检索的结果，因为它完全不需要校准分数。 Neo4j 继续做存储。"
+    long = "背景说明，" * 30 + "后来 Neo4j 成了我们的图数据库，" + "补充细节。" * 70
+    brain.commit_turn("s1", turn("t1", short))
+    brain.commit_turn("s1", turn("t2", long))
+    for _ in range(20):
+        by_turn = {t["turn_id"]: t for t in brain.entity("Neo4j")["turns"]}
+        assert by_turn["t1"]["snippet"] == short and short in by_turn["t1"]["text"]
+        snippet = by_turn["t2"]["snippet"]
+        assert len(snippet) == 240 and snippet in long and "Neo4j" in snippet
+        assert len(by_turn["t2"]["text"]) == 400
+
+
 def test_entity_resolution_ways(brain: Brain) -> None:
     build_world(brain)
     assert brain.entity("https://github.com/acme/graphbrain.git")["entity"]["canonical"] == "acme/graphbrain"
