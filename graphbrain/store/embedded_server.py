@@ -16,8 +16,11 @@ Files under ``<data_dir>/falkordb/``: the AOF files, ``redis.log``, ``redis.pid`
 of it, so the watchdog can never stop a server between a client's check and its first query);
 ``clients.lock`` is held shared by every process using the server; ``last_used`` is touched on every
 release (its mtime is the last use); ``watchdog.lock`` is held by the one watchdog. Durability:
-``appendonly yes`` with ``appendfsync`` everysec (at most about one second of writes lost on a power
-cut, none on a process kill) or always; RDB snapshots are off.
+``appendonly yes`` with ``appendfsync always`` by default: redis writes and fsyncs the AOF before it
+answers, so an acknowledged write survives a kill and a power cut. ``everysec`` is faster on a slow disk
+but not kill-safe there: while the previous second's fsync is still running, redis holds new AOF writes
+back (up to 2 s) and answers anyway, so a SIGKILL then loses acknowledged writes — or, worse, half of an
+undo. RDB snapshots are off.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ class EmbeddedSettings:
 
     data_dir: Path
     graph: str = DEFAULT_GRAPH
-    appendfsync: Literal["everysec", "always"] = "everysec"
+    appendfsync: Literal["everysec", "always"] = "always"
     query_timeout_s: float = 30.0
     startup_timeout_s: float = 20.0
     idle_stop_s: float = DEFAULT_IDLE_STOP_S
@@ -64,7 +67,7 @@ class EmbeddedSettings:
         return cls(
             data_dir=Path(cfg.data_dir).expanduser().resolve(),
             graph=getattr(emb, "graph", DEFAULT_GRAPH),
-            appendfsync=getattr(emb, "appendfsync", "everysec"),
+            appendfsync=getattr(emb, "appendfsync", "always"),
             query_timeout_s=float(getattr(emb, "query_timeout_s", 30.0)),
             startup_timeout_s=float(getattr(emb, "startup_timeout_s", 20.0)),
             idle_stop_s=float(getattr(emb, "idle_stop_s", DEFAULT_IDLE_STOP_S)),
