@@ -103,6 +103,20 @@ def test_resource_search_off_for_chit_chat_on_for_docs(seeded: Brain) -> None:
     assert any(e.source == "resource" and "检索" in e.snippet for e in zh.evidence)
 
 
+def test_empty_library_is_not_searched(brain: Brain) -> None:
+    # On embedded, an empty library once read as one document of nulls, so every compose searched it.
+    brain.commit_turn("s1", {"turn_id": "t1", "messages": [{"role": "user", "content": "We use HNSW for vectors."}]})
+    skipped = "resource search skipped: the namespace's library holds no document"
+    for question in ("find the design doc about the vector index", "帮我查一下检索设计的资料"):
+        package = brain.compose_context("s1", question)
+        assert package.debug.planner["search_resources"] is True
+        assert skipped in package.debug.planner["notes"]
+    brain.ingest(ROOT / "seeds" / "docs")
+    package = brain.compose_context("s1", "find the design doc about the vector index")
+    assert skipped not in package.debug.planner["notes"]
+    assert any(e.source == "resource" for e in package.evidence)
+
+
 @pytest.mark.parametrize(
     "message", ["What did we decide last week about retrieval?", "上周我们对检索方案做了什么决定？"]
 )
