@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from graphbrain.bench.http_child import HttpChild, free_port, write_config
 from graphbrain.bench.locomo import delete_namespace, warm_up_models
 
 _PEOPLE = ["Alice", "Bob", "张伟", "李娜"]
@@ -222,7 +223,6 @@ def _http_reads(brain: Any, overrides: dict[str, Any], http_readers: int, work: 
     HTTP reader (each with its own client, as separate agents would be)."""
     import httpx
 
-    from graphbrain.bench.chaos import HttpChild, _free_port, _write_config
     from graphbrain.config import find_config
 
     cfg = brain.config.storage
@@ -236,8 +236,8 @@ def _http_reads(brain: Any, overrides: dict[str, Any], http_readers: int, work: 
         "server.auth": False,
     }
     base = find_config(None)
-    _write_config(Path(base) if base else None, work / "brain.yml", settings)
-    child = HttpChild(work / "brain.yml", _free_port(), work / "serve.log")
+    write_config(Path(base) if base else None, work / "brain.yml", settings)
+    child = HttpChild(work / "brain.yml", free_port(), work / "serve.log")
     try:
         with httpx.Client(timeout=60) as probe:
             child.wait_ready(probe)
