@@ -48,7 +48,10 @@ def _workload(brain: Brain) -> None:
         text = f"TODO: ask {a} about {b} before Friday." if i % 2 else f"待办：和{a}讨论{b}的问题。"
         brain.commit_turn(
             f"s{i % 7}",
-            {"turn_id": f"t{i}", "messages": [{"role": "user", "content": text}, {"role": "assistant", "content": "OK."}]},
+            {
+                "turn_id": f"t{i}",
+                "messages": [{"role": "user", "content": text}, {"role": "assistant", "content": "OK."}],
+            },
         )
         if i % 25 == 24:
             brain.forget(session_id=f"s{(i // 25) % 7}")
