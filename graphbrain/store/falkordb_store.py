@@ -107,11 +107,17 @@ def to_param(value: Any) -> Any:
     return value
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
     """Driver values → plain Python: nodes → property dicts, stored time strings → aware datetimes."""
+    # Called for every value of every row (a relational walk reads thousands): the common cases first.
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, str):
-        if _ISO_UTC.match(value):
-            return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        if len(value) == 27 and value[-1] == "Z" and _ISO_UTC.match(value):
+            return datetime.fromisoformat(value)
         return value
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
