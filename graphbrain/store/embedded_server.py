@@ -16,11 +16,11 @@ Files under ``<data_dir>/falkordb/``: the AOF files, ``redis.log``, ``redis.pid`
 of it, so the watchdog can never stop a server between a client's check and its first query);
 ``clients.lock`` is held shared by every process using the server; ``last_used`` is touched on every
 release (its mtime is the last use); ``watchdog.lock`` is held by the one watchdog. Durability:
-``appendonly yes`` with ``appendfsync always`` by default: redis writes and fsyncs the AOF before it
-answers, so an acknowledged write survives a kill and a power cut. ``everysec`` is faster on a slow disk
-but not kill-safe there: while the previous second's fsync is still running, redis holds new AOF writes
-back (up to 2 s) and answers anyway, so a SIGKILL then loses acknowledged writes — or, worse, half of an
-undo. RDB snapshots are off.
+``appendonly yes`` with ``appendfsync everysec`` by default: about a second of writes lost on a power
+cut, and on a kill nothing — except while a slow fsync is still running, when redis holds new AOF writes
+back (up to 2 s) and answers anyway, so a SIGKILL then loses acknowledged writes (CI once saw half of an
+undo survive that way). ``always`` fsyncs before answering, but redis then exits on a full disk instead
+of refusing writes (MISCONF), which the disk-full guarantees rely on. RDB snapshots are off.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class EmbeddedSettings:
 
     data_dir: Path
     graph: str = DEFAULT_GRAPH
-    appendfsync: Literal["everysec", "always"] = "always"
+    appendfsync: Literal["everysec", "always"] = "everysec"
     query_timeout_s: float = 30.0
     startup_timeout_s: float = 20.0
     idle_stop_s: float = DEFAULT_IDLE_STOP_S
@@ -74,7 +74,7 @@ class EmbeddedSettings:
         return cls(
             data_dir=Path(cfg.data_dir).expanduser().resolve(),
             graph=getattr(emb, "graph", DEFAULT_GRAPH),
-            appendfsync=getattr(emb, "appendfsync", "always"),
+            appendfsync=getattr(emb, "appendfsync", "everysec"),
             query_timeout_s=float(getattr(emb, "query_timeout_s", 30.0)),
             startup_timeout_s=float(getattr(emb, "startup_timeout_s", 20.0)),
             idle_stop_s=float(getattr(emb, "idle_stop_s", DEFAULT_IDLE_STOP_S)),

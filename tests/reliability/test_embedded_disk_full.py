@@ -137,7 +137,7 @@ def test_the_whole_data_dir_full_refuses_the_turn_at_the_journal(tmp_path: Path,
         _kill_server(pid)
 
 
-@pytest.mark.parametrize("leave_kb", [0, 12])
+@pytest.mark.parametrize("leave_kb", [0, 3])
 def test_the_graphs_disk_full_keeps_every_turn_for_later(tmp_path: Path, mounts: list[Path], leave_kb: int) -> None:
     data = tmp_path / "data"
     graph_disk = data / "falkordb"
