@@ -9,8 +9,7 @@ Steps, in order:
 2. **Jobs**: per query, ``global_filters`` merged with the query's filters (the query's win), resolved
    into the sides to search and Cypher parameters per side (below).
 3. **Embed** every text a vector mode needs, in one embedder call (the model loads only if needed).
-4. **Search**: each query's mode (``RETRIEVERS``) returns one ``RankedList`` per side it searched; the
-   index-bound queries run side by side (threads), relational ones after them (they seed from their hits).
+4. **Search**: each query's mode (``RETRIEVERS``) returns one ``RankedList`` per side it searched.
 5. **Fuse** every list of every query (``ranking.fusion``: RRF by default, k 60; per-query weights,
    per-mode ``fusion.weights``); duplicates merge, keeping the best score and the strongest provenance.
 6. **Hydrate** the head of the fused list (``max(rerank.top_n, top_k)`` items, ties kept together):
@@ -56,11 +55,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
@@ -175,20 +172,6 @@ _KINDS: dict[Side, EvidenceKind] = {
 
 
 # ---------------------------------------------------------------------------------------- helpers
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-SEARCH_THREADS = 4  # a plan has up to ~10 index-bound jobs; the database has a worker per core
-
-
-def _pool() -> ThreadPoolExecutor:
-    """The threads every executor's index searches share (made once, on first use)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=SEARCH_THREADS, thread_name_prefix="graphbrain-search")
-        return _POOL
-
-
 def _dedup(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
@@ -642,33 +625,16 @@ class Executor:
     ) -> tuple[list[RankedList], dict[Mode, ModeTally]]:
         by_job: dict[int, list[RankedList]] = {}
         tallies: dict[Mode, ModeTally] = {}
-
-        def run(job: QueryJob) -> tuple[list[RankedList], float]:
+        # Relational jobs run last: the walk seeds from the other modes' best hits (``ctx.found``).
+        for job in sorted(jobs, key=lambda j: j.mode == Mode.relational):
+            tally = tallies.setdefault(job.mode, ModeTally())
             t0 = time.perf_counter()
-            return RETRIEVERS[job.mode](ctx).retrieve(job), (time.perf_counter() - t0) * 1000.0
-
-        # The index-bound jobs need nothing of each other: they run side by side, so the database answers
-        # them in parallel; their results are taken in plan order, so the pack does not depend on timing.
-        # Relational jobs run after them: the walk seeds from their best hits (``ctx.found``).
-        first = [j for j in jobs if j.mode != Mode.relational]
-        last = [j for j in jobs if j.mode == Mode.relational]
-        results = list(_pool().map(run, first)) if len(first) > 1 else [run(j) for j in first]
-        for job, (found, took_ms) in zip(first, results, strict=True):
-            self._tally(tallies, job, found, took_ms)
-            by_job[job.index] = found
-            ctx.found.extend(found)
-        for job in last:
-            found, took_ms = run(job)
-            self._tally(tallies, job, found, took_ms)
+            found = RETRIEVERS[job.mode](ctx).retrieve(job)
+            tally.took_ms += (time.perf_counter() - t0) * 1000.0
+            tally.candidates += sum(len(lst.candidates) for lst in found)
             by_job[job.index] = found
             ctx.found.extend(found)
         return [lst for job in jobs for lst in by_job.get(job.index, [])], tallies
-
-    @staticmethod
-    def _tally(tallies: dict[Mode, ModeTally], job: QueryJob, found: Sequence[RankedList], took_ms: float) -> None:
-        tally = tallies.setdefault(job.mode, ModeTally())
-        tally.took_ms += took_ms
-        tally.candidates += sum(len(lst.candidates) for lst in found)
 
     # ------------------------------------------------------------------------------------ hydrate
     def _hydrate(
