@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -25,6 +25,11 @@ config_option = click.option(
     default=None,
     help="brain.yml to use (default: $GRAPHBRAIN_CONFIG or ./brain.yml).",
 )
+
+
+def choice_option(*decls: str, choices: Sequence[str], help: str | None = None) -> Callable[[F], F]:
+    """An option taking one of ``choices``, the first of them by default (and --help says so)."""
+    return click.option(*decls, type=click.Choice(choices), default=choices[0], show_default=True, help=help)
 
 
 def fail_cleanly(fn: F) -> F:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from graphbrain.interfaces.cli.app import common, main, open_brain
+from graphbrain.interfaces.cli.app import choice_option, common, main, open_brain
 from graphbrain.interfaces.cli.output import emit, emit_report, pairs
 from graphbrain.store.backends import BACKENDS, parse_backends
 
@@ -199,12 +199,8 @@ def bench_scale(items: str, plot: str | None, config_path: str | None, namespace
     help="Concurrent composers over HTTP (a `graphbrain serve` child on the same database).",
 )
 @click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(min=0.1), help="How long.")
-@click.option(
-    "--mode",
-    type=click.Choice(["threads", "processes"]),
-    default="threads",
-    show_default=True,
-    help="Threads sharing one Brain, or a process (and Brain) per writer.",
+@choice_option(
+    "--mode", choices=["threads", "processes"], help="Threads sharing one Brain, or a process (and Brain) per writer."
 )
 @click.option("--keep", is_flag=True, help="Keep the scratch namespace afterwards.")
 @click.option(
@@ -253,7 +249,7 @@ def bench_load(
 
 @bench.command("chaos")
 @click.option("--cycles", default=20, show_default=True, type=click.IntRange(1, 1000), help="Database kills.")
-@click.option("--backend", type=click.Choice(BACKENDS), default="neo4j", show_default=True)
+@choice_option("--backend", choices=BACKENDS)
 @click.option("--port", default=7691, show_default=True, type=int, help="Bolt port of the bench's own Neo4j.")
 @click.option("--seed", default=None, type=int, help="Random seed for the kill times.")
 @common

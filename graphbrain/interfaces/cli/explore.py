@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from graphbrain.interfaces.cli.app import common, main, open_brain
+from graphbrain.interfaces.cli.app import choice_option, common, main, open_brain
 from graphbrain.interfaces.cli.inputs import parse_param, text_or_stdin
 from graphbrain.interfaces.cli.output import emit, pairs, readable_rows, table
 
@@ -105,7 +105,7 @@ def entity(name: str, config_path: str | None, namespace: str | None, as_json: b
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["graphml", "json"]), default="graphml", show_default=True)
+@choice_option("--format", "fmt", choices=["graphml", "json"])
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here (else stdout).")
 @common
 def export(fmt: str, output: str | None, config_path: str | None, namespace: str | None, as_json: bool) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from graphbrain.interfaces.cli.app import common, main, open_brain
-from graphbrain.interfaces.cli.output import emit, pairs, table
+from graphbrain.interfaces.cli.output import emit, fields, pairs, table
 from graphbrain.store.backends import BACKENDS
 
 
@@ -60,7 +60,7 @@ def journal_status(config_path: str | None, namespace: str | None, as_json: bool
         status = brain.journal_status()
 
     def human(st: dict[str, Any]) -> None:
-        pairs([(k, st[k]) for k in ("pending", "done", "failed", "path", "target")])
+        pairs(fields(st, "pending", "done", "failed", "path", "target"))
         for target, n in st["pending_elsewhere_by_target"].items():
             click.echo(f"pending for another database (not replayed from here): {n}  {target}")
         if st["pending_turns"]:

@@ -7,8 +7,8 @@ from typing import Any
 import click
 
 from graphbrain.errors import InputError
-from graphbrain.interfaces.cli.app import common, confirm, main, open_brain
-from graphbrain.interfaces.cli.output import emit, pairs, readable, readable_rows, table
+from graphbrain.interfaces.cli.app import choice_option, common, confirm, main, open_brain
+from graphbrain.interfaces.cli.output import emit, fields, pairs, readable, readable_rows, table
 
 
 @main.group()
@@ -25,12 +25,7 @@ def memory() -> None:
 
 @memory.command("list")
 @click.option("--type", "types", multiple=True, help="Memory type (repeatable): decisions, tasks, entities ...")
-@click.option(
-    "--status",
-    type=click.Choice(["active", "superseded", "retracted", "all"]),
-    default="active",
-    show_default=True,
-)
+@choice_option("--status", choices=["active", "superseded", "retracted", "all"])
 @click.option("--prefix", "key_prefix", default=None, help="Keys starting with this (task:graphbrain:).")
 @click.option("--session", "session_id", default=None, help="Items derived from this session.")
 @click.option("--limit", default=50, show_default=True, type=int)
@@ -86,12 +81,7 @@ def memory_show(item: str, config_path: str | None, namespace: str | None, as_js
         it = v["item"]
         pairs(
             [
-                ("id", it["id"]),
-                ("type", it["type"]),
-                ("key", it["key"]),
-                ("status", it["status"]),
-                ("version", it.get("version")),
-                ("confidence", it.get("confidence")),
+                *fields(it, "id", "type", "key", "status", "version", "confidence"),
                 ("text", readable(it.get("text"))),
                 ("value", it.get("value")),
                 (

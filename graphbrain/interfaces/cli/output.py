@@ -111,6 +111,11 @@ def readable_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [{**r, "text": readable(r.get("text"))} for r in rows]
 
 
+def fields(record: Mapping[str, Any], *names: str) -> list[tuple[str, Any]]:
+    """(name, value) of a record's fields, for ``pairs`` where a field's name is its label."""
+    return [(name, record.get(name)) for name in names]
+
+
 def pairs(items: Sequence[tuple[str, Any]]) -> None:
     """Aligned "name: value" lines for one record."""
     width = max(len(k) for k, _ in items)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from graphbrain.interfaces.cli.app import F, fail_cleanly, json_option, main, namespace_option
+from graphbrain.interfaces.cli.app import F, choice_option, fail_cleanly, json_option, main, namespace_option
 
 if TYPE_CHECKING:
     from graphbrain.replay import Baseline
@@ -48,11 +48,9 @@ def exit_with(namespace: str | None, run: Callable[[], int]) -> NoReturn:
 @click.option("--session", default=None, help="Replay a session's stored requests.")
 @click.option("--since", default=None, help="Replay requests since this ISO date.")
 @click.option("--last", type=int, default=None, help="Replay the last N requests.")
-@click.option(
+@choice_option(
     "--baseline",
-    type=click.Choice(["fresh", "stored"]),
-    default="fresh",
-    show_default=True,
+    choices=["fresh", "stored"],
     help="fresh: both configs re-run now (isolates the config); stored: diff against what was served.",
 )
 @namespace_option

@@ -6,7 +6,7 @@ from typing import Literal
 
 import click
 
-from graphbrain.interfaces.cli.app import common, main
+from graphbrain.interfaces.cli.app import choice_option, common, main
 
 
 @main.command()
@@ -26,7 +26,7 @@ def serve(host: str | None, port: int | None, config_path: str | None, namespace
 
 
 @main.command()
-@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
+@choice_option("--transport", choices=["stdio", "http"])
 @click.option("--host", default="127.0.0.1", show_default=True, help="Bind address of the http transport.")
 @click.option("--port", default=8766, show_default=True, type=int, help="Port of the http transport.")
 @click.option(

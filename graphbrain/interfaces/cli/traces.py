@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from graphbrain.errors import InputError
-from graphbrain.interfaces.cli.app import common, confirm, main, open_brain
+from graphbrain.interfaces.cli.app import choice_option, common, confirm, main, open_brain
 from graphbrain.interfaces.cli.output import emit, pairs, table
 
 
@@ -24,12 +24,8 @@ def traces() -> None:
 
 @traces.command("show")
 @click.argument("trace_id")
-@click.option(
-    "--kind",
-    type=click.Choice(["auto", "commit", "context"]),
-    default="auto",
-    show_default=True,
-    help="auto: a commit id (commit_...) or else a context id.",
+@choice_option(
+    "--kind", choices=["auto", "commit", "context"], help="auto: a commit id (commit_...) or else a context id."
 )
 @common
 def traces_show(trace_id: str, kind: str, config_path: str | None, namespace: str | None, as_json: bool) -> None:
