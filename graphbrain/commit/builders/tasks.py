@@ -31,6 +31,7 @@ _NOT_A_TASK_LEAD = en_re(
 )
 
 _LEADING_DETERMINER_RE = re.compile(r"^(?:the|a|an|my|our|this|that)\s+", re.I)
+_TRAILING_NOW_RE = re.compile(r"\s+(?:now|right now|at the moment|currently|again|today)\s*$", re.I)
 
 
 def build_status(rule: Rule, m: re.Match[str], clause: str, offset: int, st: State) -> Candidate | None:
@@ -70,9 +71,6 @@ def build_status(rule: Rule, m: re.Match[str], clause: str, offset: int, st: Sta
     if notes:
         value["blocked_by"] = y
     return make(st, rule, MemoryType.tasks, keys.task_key(project, title), value, span, f"{rule.name}: new task")
-
-
-_TRAILING_NOW_RE = re.compile(r"\s+(?:now|right now|at the moment|currently|again|today)\s*$", re.I)
 
 
 def _zh_previous_topic(before: str) -> str:
