@@ -10,47 +10,50 @@ function it runs rebuilds its result from scratch so a retry is safe.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from itertools import combinations
+from functools import cached_property
 from typing import Any
 
-from graphbrain.commit import consolidate, searchable
-from graphbrain.commit.conflicts import resolve
+from graphbrain.commit import searchable
 from graphbrain.commit.events import TurnRecord, build_turn, turn_text
 from graphbrain.commit.extract import (
-    Candidate,
     ExtractionContext,
     classify_utterance,
     explicit_to_candidate,
     extract,
 )
 from graphbrain.commit.retention import EntityGate, EntityKind, TurnEntities, gate, gate_turn_entities
-from graphbrain.config import BrainConfig
+from graphbrain.commit.rows import (
+    EntityPlan,
+    Planned,
+    dump_json,
+    entity_pairs,
+    entity_rows,
+    load_json,
+    locked_keys,
+    memory_writes,
+)
+from graphbrain.commit.session import lock_session, update_summary
 from graphbrain.contracts import (
     CommitExplain,
     CommitResult,
-    ConflictDecision,
-    MemoryType,
-    MemoryWritten,
     RetentionDecision,
-    SummaryInfo,
     TurnEvents,
     check_text,
     utcnow,
 )
 from graphbrain.embedding import Embedder
 from graphbrain.errors import ConstraintViolation, EmbeddingError, InputError, StoreStateError
-from graphbrain.ids import entity_id, new_id, stable_id
-from graphbrain.nlp import canonicalize, detect_language, estimate_tokens
+from graphbrain.ids import entity_id, new_id
+from graphbrain.nlp import canonicalize, estimate_tokens
 from graphbrain.nlp.chars import has_cjk
 from graphbrain.nlp.phrases import known_phrases, phrases
-from graphbrain.store import Store, Tx, Undo
+from graphbrain.store import Tx, Undo
+from graphbrain.store.writer import EmbeddingWriter
 
 log = logging.getLogger(__name__)
 
@@ -61,28 +64,6 @@ MAX_EMBED_CHARS = 2000
 # The entity ruler's lexicon: the namespace's most mentioned entities, re-read at most once a minute.
 LEXICON_LIMIT = 5000
 LEXICON_TTL_S = 60.0
-
-
-def _json(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def _loads(s: str | None) -> dict[str, Any]:
-    try:
-        v = json.loads(s or "{}")
-        return v if isinstance(v, dict) else {}
-    except ValueError:
-        return {}
-
-
-def _locked_keys(planned: list[_Planned]) -> list[str]:
-    """The memory keys a commit writes or retracts, sorted (the lock order that avoids deadlocks)."""
-    return sorted({p.cand.key for p in planned} | {p.cand.retracts_key for p in planned if p.cand.retracts_key})
-
-
-def _entity_pairs(entities: list[_EntityPlan]) -> list[list[str]]:
-    """The co-mentioned entity pairs a commit relates (capped: a turn naming 30 things is not 435 facts)."""
-    return [[a.id, b.id] for a, b in combinations(sorted(entities, key=lambda x: x.id), 2)][:200]
 
 
 def validate_session_id(session_id: Any) -> str:
@@ -97,45 +78,22 @@ def validate_session_id(session_id: Any) -> str:
     return session_id
 
 
-@dataclass
-class _Planned:
-    """A kept candidate, ready to be resolved against the active item of its key."""
+class CommitPipeline(EmbeddingWriter):
+    """commit_turn for one store; caches each namespace's entity lexicon and candidate names for a minute."""
 
-    cand: Candidate
-    message_pos: int | None
-    confidence: float
+    # The summary step, last before the trace; a class attribute, so that failure tests can stall or break the
+    # write transaction there.
+    _summary = staticmethod(update_summary)
 
+    # Per namespace, when it was read and what: the entity ruler's lexicon (a name as written → (kind,
+    # canonical)) and the Chinese candidate names.
+    @cached_property
+    def _lexicons(self) -> dict[str, tuple[float, dict[str, tuple[str, str]]]]:
+        return {}
 
-@dataclass
-class _EntityPlan:
-    id: str
-    key: str
-    lock_id: str
-    kind: str
-    canonical: str
-    name: str
-    count: int
-    message_id: str | None
-    mentions: list[dict[str, Any]] = field(default_factory=list)
-    memory_ids: list[str] = field(default_factory=list)
-    reason: str = ""
-    passed: bool = False  # through the gate: an entity memory item; else a candidate (graph only)
-
-
-class CommitPipeline:
-    def __init__(
-        self,
-        config: BrainConfig,
-        store: Store,
-        embedder_factory: Callable[[], Embedder],
-        english_factory: Callable[[], Embedder | None] | None = None,
-    ) -> None:
-        self.config = config
-        self.store = store
-        self._embedder_factory = embedder_factory
-        self._english_factory = english_factory or (lambda: None)
-        self._lexicons: dict[str, tuple[float, dict[str, tuple[str, str]]]] = {}
-        self._candidates: dict[str, tuple[float, set[str]]] = {}
+    @cached_property
+    def _candidates(self) -> dict[str, tuple[float, set[str]]]:
+        return {}
 
     # ------------------------------------------------------------------ public
     def commit(self, session_id: str, turn_events: Any) -> CommitResult:
@@ -176,7 +134,7 @@ class CommitPipeline:
         project = ev.metadata.get("project") if isinstance(ev.metadata.get("project"), str) else None
         context = ExtractionContext(
             # oldest first: the last one is what a bare "no, that's wrong" refers to
-            active_items=[(r["type"], r["key"], _loads(r["value_json"])) for r in reversed(context_rows)],
+            active_items=[(r["type"], r["key"], load_json(r["value_json"])) for r in reversed(context_rows)],
             known_projects=[project] if project else (),
             default_project=project,
             now=at,
@@ -246,9 +204,9 @@ class CommitPipeline:
                 "turn_node_id": rec.turn_node_id,
                 "commit_id": commit_id,
                 "session_node_id": rec.session_node_id,
-                "lock_ids": [f"{ns}|{k}" for k in _locked_keys(planned)],
+                "lock_ids": [f"{ns}|{k}" for k in locked_keys(planned)],
                 "entity_ids": [e.id for e in [*entities, *candidates]],
-                "pairs": _entity_pairs(entities),
+                "pairs": entity_pairs(entities),
                 "ref_ids": [r["id"] for r in rec.refs],
             },
         )
@@ -285,8 +243,8 @@ class CommitPipeline:
     # ------------------------------------------------------------------ extraction + gates
     def _extract(
         self, rec: TurnRecord, ev: TurnEvents, context: ExtractionContext, explain: CommitExplain
-    ) -> list[_Planned]:
-        planned: list[_Planned] = []
+    ) -> list[Planned]:
+        planned: list[Planned] = []
         for pos, m in enumerate(ev.messages):
             if not m.content.strip() or m.role == "system":
                 continue
@@ -307,7 +265,7 @@ class CommitPipeline:
                     )
                 )
             for c in kept:
-                planned.append(_Planned(c, pos, float(c.confidence or 0.0)))
+                planned.append(Planned(c, pos, float(c.confidence or 0.0)))
         for item in ev.items:
             c = explicit_to_candidate(item)
             kept, dropped = gate(
@@ -321,7 +279,7 @@ class CommitPipeline:
                     RetentionDecision(type=d.type.value, key=d.key, text=d.text, kept=False, reason=reason)
                 )
             for k in kept:
-                planned.append(_Planned(k, None, float(k.confidence or 0.0)))
+                planned.append(Planned(k, None, float(k.confidence or 0.0)))
         for p in planned:
             explain.retention.append(
                 RetentionDecision(
@@ -335,7 +293,7 @@ class CommitPipeline:
             )
         return planned
 
-    def _entity_candidates(self, rec: TurnRecord) -> tuple[dict[str, _EntityPlan], TurnEntities]:
+    def _entity_candidates(self, rec: TurnRecord) -> tuple[dict[str, EntityPlan], TurnEntities]:
         """Every entity candidate of the turn (messages and refs), by canonical name, with its signals."""
         turn = TurnEntities.collect(
             [(m["role"], m["content"]) for m in rec.messages],
@@ -346,10 +304,10 @@ class CommitPipeline:
             # Refs are structural: a URL or file named in a turn is an entity on first sight.
             kind: EntityKind = "url" if ref["type"] == "url" else ("file" if ref["type"] == "file" else "other")
             turn.add(canonicalize(ref["uri"], kind), kind, ref["title"] or ref["uri"], "ref")
-        found: dict[str, _EntityPlan] = {}
+        found: dict[str, EntityPlan] = {}
         for canonical, te in turn.entities.items():
             key = f"entity:{te.kind}:{canonical}"
-            plan = _EntityPlan(
+            plan = EntityPlan(
                 id=entity_id(rec.namespace, canonical),
                 key=key,
                 lock_id=f"{rec.namespace}|{key}",
@@ -386,7 +344,7 @@ class CommitPipeline:
                         seen.mentions.append(mention)
                     continue
                 key = f"entity:concept:{ph.canonical}"
-                plan = _EntityPlan(
+                plan = EntityPlan(
                     id=entity_id(rec.namespace, ph.canonical),
                     key=key,
                     lock_id=f"{rec.namespace}|{key}",
@@ -430,13 +388,13 @@ class CommitPipeline:
     def _gate_entities(
         self,
         rec: TurnRecord,
-        found: dict[str, _EntityPlan],
+        found: dict[str, EntityPlan],
         turn: TurnEntities,
         existing_rows: list[dict[str, Any]],
-        planned: list[_Planned],
+        planned: list[Planned],
         state: dict[str, Any],
         explain: CommitExplain,
-    ) -> tuple[list[_EntityPlan], list[str]]:
+    ) -> tuple[list[EntityPlan], list[str]]:
         """The entity gate (seed §1.3, ``retention.gate_turn_entities``): known entities pass; new ones
         need a structural signal, an anchor in a kept item, a role in a fact, or frequency."""
         all_keys = sorted(found)
@@ -458,7 +416,7 @@ class CommitPipeline:
             kept=[p.cand for p in planned],
             texts=[(m["role"], m["content"]) for m in rec.messages],
         )
-        passed: list[_EntityPlan] = []
+        passed: list[EntityPlan] = []
         for d in decisions:
             plan = found[d.canonical]
             plan.reason = d.reason
@@ -495,12 +453,12 @@ class CommitPipeline:
         self,
         tx: Tx,
         rec: TurnRecord,
-        planned: list[_Planned],
+        planned: list[Planned],
         item_vectors: list[Any],
         item_english: list[Any],
-        entities: list[_EntityPlan],
+        entities: list[EntityPlan],
         entity_vectors: list[Any],
-        candidates: list[_EntityPlan],
+        candidates: list[EntityPlan],
         all_entity_keys: list[str],
         commit_id: str,
         turn_tokens: int,
@@ -510,25 +468,9 @@ class CommitPipeline:
     ) -> CommitResult:
         ns = rec.namespace
         at = rec.at
-        locked = tx.run(
-            "commit/lock_session",
-            {
-                "session_node_id": rec.session_node_id,
-                "namespace": ns,
-                "session_id": rec.session_id,
-                "at": at,
-            },
-        )
-        lock = locked[0] if len(locked) == 1 else {}
-        seq = lock.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-            raise StoreStateError(
-                f"commit/lock_session gave no sequence number for session {rec.session_id!r} "
-                f"(node {rec.session_node_id}, namespace {ns!r}): it answered {locked!r}; "
-                "graphbrain never writes a Session without last_seq"
-            )
+        lock, seq = lock_session(tx, rec)
 
-        keys = _locked_keys(planned)
+        keys = locked_keys(planned)
         active: dict[str, dict[str, Any]] = {}
         if keys:
             rows = tx.run(
@@ -540,142 +482,8 @@ class CommitPipeline:
             )
             active = {r["key"]: r for r in rows if r.get("id")}
 
-        items: list[dict[str, Any]] = []
-        retract_only: list[dict[str, Any]] = []
-        written: list[MemoryWritten] = []
-        stage_events: list[str] = []
-        for p, vec, vec_en in zip(planned, item_vectors, item_english, strict=True):
-            c = p.cand
-            target_key = c.retracts_key or c.key
-            old = active.get(target_key)
-            old_value = _loads(old["value_json"]) if old else None
-            res = resolve(c.type, old_value, c.value if c.value else None, retraction=c.retracts)
-            if res.action == "unchanged":
-                explain.conflicts.append(
-                    ConflictDecision(
-                        key=c.key,
-                        type=c.type.value,
-                        action="unchanged",
-                        old_id=old["id"] if old else None,
-                        reason=res.reason,
-                    )
-                )
-                continue
-            if c.retracts and old and (not res.write_new or c.key != target_key):
-                retract_only.append({"id": old["id"], "at": at})
-                explain.conflicts.append(
-                    ConflictDecision(
-                        key=target_key,
-                        type=c.type.value,
-                        action="retracted",
-                        old_id=old["id"],
-                        old_value=old_value,
-                        new_value=c.value or None,
-                        reason=res.reason,
-                    )
-                )
-                written.append(
-                    MemoryWritten(
-                        id=old["id"],
-                        type=c.type,
-                        key=target_key,
-                        confidence=float(old.get("confidence") or 0),
-                        status="retracted",
-                        action="retracted",
-                    )
-                )
-                active.pop(target_key, None)
-                if not res.write_new:
-                    continue
-                old, old_value = active.get(c.key), None
-                if old:
-                    old_value = _loads(old["value_json"])
-                    res = resolve(c.type, old_value, c.value)
-                    if res.action == "unchanged":
-                        continue
-            item_id = new_id("mem")
-            version = int(old.get("version") or 1) + 1 if old else 1
-            msg_pos = p.message_pos
-            items.append(
-                {
-                    "id": item_id,
-                    "type": c.type.value,
-                    "lock_id": f"{ns}|{c.key}",
-                    "old_id": old["id"] if old and res.old_status else None,
-                    "old_status": res.old_status if old else None,
-                    "edge": res.edge if old else None,
-                    "at": at,
-                    "created_at": at,
-                    "embedding": vec,
-                    "embedding_en": vec_en,
-                    "message_node_id": rec.messages[msg_pos]["id"] if msg_pos is not None else None,
-                    "props": {
-                        "type": c.type.value,
-                        "key": c.key,
-                        "value_json": _json(c.value),
-                        "text": c.searchable_text(),
-                        "language": detect_language(c.searchable_text()),
-                        "confidence": round(p.confidence, 4),
-                        "status": "active",
-                        "source": c.source,
-                        "source_session_id": rec.session_id,
-                        "source_turn_id": rec.turn_id,
-                        "source_message_id": rec.messages[msg_pos]["message_id"] if msg_pos is not None else None,
-                        "evidence_refs": list(c.evidence_refs),
-                        "version": version,
-                        "rule": c.reason,
-                        "missing_embedding": vec is None,
-                        "task_status": c.value.get("status") if c.type == MemoryType.tasks else None,
-                    },
-                }
-            )
-            if old and res.old_status:
-                explain.conflicts.append(
-                    ConflictDecision(
-                        key=c.key,
-                        type=c.type.value,
-                        action=res.action if res.action != "created" else "superseded",
-                        old_id=old["id"],
-                        new_id=item_id,
-                        old_value=old_value,
-                        new_value=c.value,
-                        reason=res.reason,
-                    )
-                )
-                written.append(
-                    MemoryWritten(
-                        id=old["id"],
-                        type=c.type,
-                        key=c.key,
-                        confidence=float(old.get("confidence") or 0),
-                        status=res.old_status,
-                        action=res.old_status,
-                    )
-                )
-            action = "created" if not old else ("versioned" if res.edge == "VERSION_OF" else "updated")
-            written.append(
-                MemoryWritten(
-                    id=item_id,
-                    type=c.type,
-                    key=c.key,
-                    confidence=round(p.confidence, 4),
-                    status="active",
-                    action=action,
-                )
-            )
-            # The item now holds the key: a later candidate in this turn resolves against it.
-            active[c.key] = {
-                "id": item_id,
-                "value_json": _json(c.value),
-                "version": version,
-                "confidence": p.confidence,
-            }
-            if c.type == MemoryType.tasks and c.value.get("status") == "done":
-                stage_events.append(f"task done: {c.key}")
-            elif c.type == MemoryType.decisions:
-                stage_events.append(f"decision made: {c.key}")
-            elif c.type == MemoryType.events:
-                stage_events.append(f"event: {c.key}")
+        planned_writes = memory_writes(rec, planned, item_vectors, item_english, active, explain)
+        items, written = planned_writes.items, planned_writes.written
 
         wrote = tx.run(
             "commit/write_turn",
@@ -691,7 +499,7 @@ class CommitPipeline:
                     "commit_id": commit_id,
                     "entity_keys": all_entity_keys,
                     "text": turn_text(rec)[:MAX_EMBED_CHARS],
-                    "metadata_json": _json(rec.metadata) if rec.metadata else None,
+                    "metadata_json": dump_json(rec.metadata) if rec.metadata else None,
                     "items_json": rec.items_json,
                 },
                 "messages": rec.messages,
@@ -705,35 +513,14 @@ class CommitPipeline:
                 f"commit/write_turn wrote {len(wrote)} turns for turn {rec.turn_id!r} of session "
                 f"{rec.session_id!r} (node {rec.session_node_id}): expected exactly one"
             )
-        if retract_only:
-            tx.run("commit/retract_items", {"items": retract_only, "turn_node_id": rec.turn_node_id})
+        if planned_writes.retract_only:
+            tx.run("commit/retract_items", {"items": planned_writes.retract_only, "turn_node_id": rec.turn_node_id})
         if items:
             tx.run("commit/write_memory", {"turn_node_id": rec.turn_node_id, "namespace": ns, "items": items})
 
         if entities or candidates:
-            rows = []
-            for e, vec in [*zip(entities, entity_vectors, strict=True), *((c, None) for c in candidates)]:
-                named = e.name.casefold()
-                mem_ids = [it["id"] for it in items if named in it["props"]["text"].casefold()] if e.passed else []
-                rows.append(
-                    {
-                        "id": e.id,
-                        "status": "active" if e.passed else "candidate",
-                        "key": e.key,
-                        "lock_id": e.lock_id,
-                        "kind": e.kind,
-                        "canonical": e.canonical,
-                        "name": e.name,
-                        "count": e.count,
-                        "message_id": e.message_id,
-                        "mentions": e.mentions,
-                        "memory_ids": mem_ids,
-                        "at": at,
-                        "embedding": vec,
-                        "confidence": self.config.policies.retention.confidence.user_asserted,
-                        "value_json": _json({"name": e.name, "kind": e.kind, "canonical": e.canonical}),
-                    }
-                )
+            confidence = self.config.policies.retention.confidence.user_asserted
+            rows = entity_rows(entities, entity_vectors, candidates, items, at, confidence)
             tx.run(
                 "commit/write_entities",
                 {
@@ -743,22 +530,14 @@ class CommitPipeline:
                     "entities": rows,
                 },
             )
-            pairs = _entity_pairs(entities)
+            pairs = entity_pairs(entities)
             if pairs:
                 tx.run("commit/relate_entities", {"pairs": pairs, "at": at})
 
-        summary = self._summary(tx, rec, lock, seq, turn_tokens, stage_events)
+        summary = self._summary(tx, self.config, rec, lock, seq, turn_tokens, planned_writes.stage_events)
         explain.summary = summary
-        result = CommitResult(
-            commit_id=commit_id,
-            session_id=rec.session_id,
-            turn_id=rec.turn_id,
-            namespace=ns,
-            seq=seq,
-            memory_written=written,
-            summary=summary,
-            explain=explain,
-            warnings=list(warnings),
+        result = _result(
+            rec, commit_id, seq, memory_written=written, summary=summary, explain=explain, warnings=list(warnings)
         )
         if store_trace:
             tx.run(
@@ -773,72 +552,27 @@ class CommitPipeline:
             )
         return result
 
-    def _summary(
-        self,
-        tx: Tx,
-        rec: TurnRecord,
-        lock: dict[str, Any],
-        seq: int,
-        turn_tokens: int,
-        stage_events: list[str],
-    ) -> SummaryInfo:
-        upto = int(lock.get("summary_upto_seq") or 0)
-        tokens = int(lock.get("tokens_since_summary") or 0) + turn_tokens
-        trig = consolidate.should_summarize(
-            self.config,
-            turns_since_summary=seq - upto,
-            tokens_since_summary=tokens,
-            stage_events=stage_events,
-        )
-        if not trig.triggered:
-            tx.run(
-                "commit/update_session_summary_counters",
-                {"session_node_id": rec.session_node_id, "tokens_since_summary": tokens},
-            )
-            return SummaryInfo(updated=False, triggered=False)
-        inputs = tx.run(
-            "commit/summary_inputs",
-            {
-                "session_node_id": rec.session_node_id,
-                "namespace": rec.namespace,
-                "from_seq": upto,
-                "to_seq": seq,
-            },
-        )[0]
-        text = consolidate.build_summary(inputs["items"], inputs["refs"], inputs["entities"], inputs["user_messages"])
-        version = int(lock.get("summary_version") or 0) + 1
-        rng = [upto + 1, seq]
-        tx.run(
-            "commit/write_summary",
-            {
-                "session_node_id": rec.session_node_id,
-                "summary_id": stable_id("sum", rec.namespace, rec.session_id, version),
-                "namespace": rec.namespace,
-                "version": version,
-                "text": text,
-                "range": rng,
-                "at": rec.at,
-                "reason": trig.reason,
-            },
-        )
-        return SummaryInfo(updated=True, triggered=True, reason=trig.reason, version=version, source_turn_range=rng)
-
     def _duplicate(self, rec: TurnRecord, row: dict[str, Any]) -> CommitResult:
         if row.get("result"):
             stored = CommitResult.model_validate_json(row["result"])
             return stored.model_copy(
-                update={
-                    "status": "duplicate",
-                    "memory_written": [],
-                    "warnings": ["turn already committed; nothing changed"],
-                }
+                update={"status": "duplicate", "memory_written": [], "warnings": [_DUPLICATE_WARNING]}
             )
-        return CommitResult(
-            commit_id=row.get("commit_id") or "",
-            session_id=rec.session_id,
-            turn_id=rec.turn_id,
-            namespace=rec.namespace,
-            seq=row.get("seq"),
-            status="duplicate",
-            warnings=["turn already committed; nothing changed"],
+        return _result(
+            rec, row.get("commit_id") or "", row.get("seq"), status="duplicate", warnings=[_DUPLICATE_WARNING]
         )
+
+
+_DUPLICATE_WARNING = "turn already committed; nothing changed"
+
+
+def _result(rec: TurnRecord, commit_id: str, seq: int | None, **fields: Any) -> CommitResult:
+    """The result of committing ``rec`` (or of finding it committed already)."""
+    return CommitResult(
+        commit_id=commit_id,
+        session_id=rec.session_id,
+        turn_id=rec.turn_id,
+        namespace=rec.namespace,
+        seq=seq,
+        **fields,
+    )

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from graphbrain.commit import keys
-from graphbrain.commit.extract import Candidate, UtteranceClass, sentence_classes
+from graphbrain.commit.candidate import Candidate
+from graphbrain.commit.utterance import UtteranceClass, sentence_classes
 from graphbrain.config import ConfidenceConfig, EntityGateConfig, NlpConfig, RetentionConfig
 from graphbrain.contracts import MemoryType, RetentionDecision
 from graphbrain.nlp.text import EntityCandidate, EntityKind, detect_language, entity_candidates, remember_spans
