@@ -388,7 +388,7 @@ def run_chaos(
     """Run the chaos (see the module docstring) and return the report."""
     import httpx
 
-    from graphbrain.bench.locomo import warm_up_models
+    from graphbrain.bench.harness import warm_up_models
     from graphbrain.brain import Brain
     from graphbrain.config import find_config
 

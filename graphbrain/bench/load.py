@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from graphbrain.bench.harness import delete_namespace, warm_up_models
 from graphbrain.bench.http_child import HttpChild, free_port, write_config
-from graphbrain.bench.locomo import delete_namespace, warm_up_models
 
 _PEOPLE = ["Alice", "Bob", "张伟", "李娜"]
 _PROJECTS = ["graphbrain", "Atlas", "凤凰"]
