@@ -34,6 +34,8 @@ from graphbrain.bench.synth_vocab import (
     QUESTIONS_ZH,
     REASONS_EN,
     REASONS_ZH,
+    TASK_NEW_EN,
+    TASK_NEW_ZH,
     TOOLS,
 )
 from graphbrain.commit.extract import render
@@ -110,6 +112,19 @@ class _Spec:
     items: list[tuple[MemoryType, str, dict[str, Any], str]] = field(default_factory=list)  # type, key, value, rule
     names: list[tuple[str, str]] = field(default_factory=list)  # (name, kind) as written in the user text
     refs: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def stating(
+        cls,
+        user: str,
+        assistant: str,
+        item: tuple[MemoryType, str, dict[str, Any], str],
+        names: Sequence[tuple[str, str]] = (),
+        *,
+        canned_assistant: bool = False,
+    ) -> _Spec:
+        """The usual exchange: the user states one memory item (type, key, value, rule), the assistant acks."""
+        return cls(user, assistant, canned_assistant=canned_assistant, items=[item], names=list(names))
 
 
 class SessionGenerator:
@@ -289,39 +304,28 @@ class SessionGenerator:
     def _task_new(self) -> _Spec:
         lang, project, r = self._lang(), self._project(), self.rng
         tool = r.choice(TOOLS)
-        if lang == "zh":
-            action, component = r.choice(ACTIONS_ZH), r.choice(COMPONENTS_ZH)
-            title = f"{action}{component}"
-            user = r.choice(
-                (
-                    f"待办：{action}{project}的{component}。",
-                    f"明天之前要{action}{component}，{project}那边在等。",
-                    f"记一下，{title}，用 {tool}。",
-                )
-            )
+        zh = lang == "zh"
+        action, component = r.choice(ACTIONS_ZH if zh else ACTIONS_EN), r.choice(COMPONENTS_ZH if zh else COMPONENTS_EN)
+        title = f"{action}{component}" if zh else f"{action} the {component}"
+        slots = {"action": action, "component": component, "title": title, "project": project, "tool": tool}
+        if not zh:
+            slots["month"] = r.choice(MONTHS)
+        user = r.choice(TASK_NEW_ZH if zh else TASK_NEW_EN).format(**slots)
+        if lang == "mixed":
+            user = f"TODO：{title}，{project} 这周要用。"
+        if zh:
             assistant = f"好的，已添加任务：{title}。"
         else:
-            action, component = r.choice(ACTIONS_EN), r.choice(COMPONENTS_EN)
-            title = f"{action} the {component}"
-            user = r.choice(
-                (
-                    f"TODO: {title} for {project}.",
-                    f"Can you remind me to {title} in {project} by {r.choice(MONTHS)}?",
-                    f"I need to {title} before the {project} release, probably with {tool}.",
-                )
-            )
-            if lang == "mixed":
-                user = f"TODO：{title}，{project} 这周要用。"
             assistant = f"Added the task: {title}." if r.random() < 0.6 else r.choice(ACKS)
         key = task_key(project_slug(project), title)
         self.open_tasks.append((key, title, project, lang))
         value = {"title": title, "status": "todo", "project": project_slug(project)}
-        return _Spec(
-            user=user,
-            assistant=assistant,
+        return _Spec.stating(
+            user,
+            assistant,
+            (MemoryType.tasks, key, value, "bench:task-new"),
+            [(project, "topic")] + ([(tool, "org")] if tool in user else []),
             canned_assistant=assistant in ACKS,
-            items=[(MemoryType.tasks, key, value, "bench:task-new")],
-            names=[(project, "topic")] + ([(tool, "org")] if tool in user else []),
         )
 
     def _task_update(self) -> _Spec:
@@ -350,12 +354,7 @@ class SessionGenerator:
             self.open_tasks.pop(i)
         value = {"title": title, "status": status, "project": project_slug(project)}
         names = [(person, "person")] if status == "blocked" else []
-        return _Spec(
-            user=user,
-            assistant=assistant,
-            items=[(MemoryType.tasks, key, value, f"bench:task-{status}")],
-            names=names,
-        )
+        return _Spec.stating(user, assistant, (MemoryType.tasks, key, value, f"bench:task-{status}"), names)
 
     def _decision(self) -> _Spec:
         lang, project, r = self._lang(), self._project(), self.rng
@@ -381,11 +380,8 @@ class SessionGenerator:
             "choice": tool,
             "rationale": reason,
         }
-        return _Spec(
-            user=user,
-            assistant=assistant,
-            items=[(MemoryType.decisions, key, value, "bench:decision")],
-            names=[(project, "topic"), (tool, "org")],
+        return _Spec.stating(
+            user, assistant, (MemoryType.decisions, key, value, "bench:decision"), [(project, "topic"), (tool, "org")]
         )
 
     def _preference(self) -> _Spec:
@@ -397,11 +393,11 @@ class SessionGenerator:
         else:
             user, assistant = f"I prefer {choice} for {name}.", "Sure, I'll keep that in mind."
         value = {"scope": scope, "name": name, "value": choice, "polarity": "positive"}
-        return _Spec(
-            user=user,
-            assistant=assistant,
+        return _Spec.stating(
+            user,
+            assistant,
+            (MemoryType.preferences, pref_key(scope, name), value, "bench:preference"),
             canned_assistant=True,
-            items=[(MemoryType.preferences, pref_key(scope, name), value, "bench:preference")],
         )
 
     def _goal(self) -> _Spec:
@@ -416,12 +412,12 @@ class SessionGenerator:
             goal = f"ship the {component} for {project} by {month}"
             user, assistant = f"Our goal is to {goal}.", "That's a clear target."
         value = {"project": project_slug(project), "goal": goal}
-        return _Spec(
-            user=user,
-            assistant=assistant,
+        return _Spec.stating(
+            user,
+            assistant,
+            (MemoryType.goals, goal_key(project_slug(project), goal), value, "bench:goal"),
+            [(project, "topic")],
             canned_assistant=True,
-            items=[(MemoryType.goals, goal_key(project_slug(project), goal), value, "bench:goal")],
-            names=[(project, "topic")],
         )
 
     def _event(self) -> _Spec:
@@ -440,11 +436,8 @@ class SessionGenerator:
             assistant = f"Logged the {kind}."
         value = {"kind": kind, "title": title, "date": day, "project": project_slug(project)}
         key = event_key(project_slug(project), day, topic_slug(title, 32))
-        return _Spec(
-            user=user,
-            assistant=assistant,
-            items=[(MemoryType.events, key, value, "bench:event")],
-            names=[(project, "topic"), (person, "person")],
+        return _Spec.stating(
+            user, assistant, (MemoryType.events, key, value, "bench:event"), [(project, "topic"), (person, "person")]
         )
 
     def _ref(self) -> _Spec:

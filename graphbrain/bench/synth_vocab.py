@@ -47,6 +47,17 @@ PREFERENCES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("tools", "database client", ("DBeaver", "psql")),
     ("other", "meeting time", ("mornings", "afternoons")),
 )
+# What a user says to add a task (str.format slots: action, component, title, project, tool, month).
+TASK_NEW_ZH = (
+    "待办：{action}{project}的{component}。",
+    "明天之前要{action}{component}，{project}那边在等。",
+    "记一下，{title}，用 {tool}。",
+)
+TASK_NEW_EN = (
+    "TODO: {title} for {project}.",
+    "Can you remind me to {title} in {project} by {month}?",
+    "I need to {title} before the {project} release, probably with {tool}.",
+)
 EVENT_KINDS_EN = ("meeting", "release", "incident", "demo")
 EVENT_KINDS_ZH = {"meeting": "会议", "release": "发布", "incident": "故障", "demo": "演示"}
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October")
