@@ -27,13 +27,14 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from graphbrain.nlp import tokenize
+from graphbrain.retrieve.fuse import DEFAULT_RRF_K, check_rrf_k, reciprocal_rank
 
 if TYPE_CHECKING:
     from graphbrain.embedding import Embedder
 
 __all__ = ["BM25Baseline", "DenseBaseline", "rrf"]
 
-RRF_K = 60
+RRF_K = DEFAULT_RRF_K  # the same constant as graphbrain's own fusion
 
 
 class BM25Baseline:
@@ -80,12 +81,11 @@ class DenseBaseline:
 
 def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[str]:
     """Reciprocal rank fusion of several rankings (ids best first); ties go to the first id seen."""
-    if k <= 0:
-        raise ValueError("k must be positive")
+    check_rrf_k(k)
     scores: dict[str, float] = {}
     first_seen: dict[str, int] = {}
     for ranking in rankings:
         for rank, doc in enumerate(ranking, start=1):
-            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+            scores[doc] = scores.get(doc, 0.0) + reciprocal_rank(rank, k)
             first_seen.setdefault(doc, len(first_seen))
     return sorted(scores, key=lambda d: (-scores[d], first_seen[d]))

@@ -93,6 +93,14 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+def _sigkill(pid: int, poll_s: float) -> None:
+    """SIGKILL ``pid`` and wait (up to 30 s, polling every ``poll_s``) until its process is gone."""
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(poll_s)
+
+
 def _pid(pidfile: Path) -> int | None:
     try:
         text = pidfile.read_text().strip()
@@ -178,10 +186,7 @@ class Neo4jTarget(Target):
         # Only our own launcher: its pidfile's process, a neo4j-local on our port.
         if pid is None or "neo4j-local" not in _cmdline(pid) or f"--port {self.port}" not in _cmdline(pid):
             raise GraphbrainError(f"no Neo4j of this bench on port {self.port} to kill (pidfile {self.pidfile})")
-        os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        _sigkill(pid, poll_s=0.05)
 
     def restart(self) -> None:
         self._sh("start")
@@ -211,10 +216,7 @@ class EmbeddedTarget(Target):
         # Only the redis-server of our own data dir (redis runs in its --dir).
         if pid is None or "redis-server" not in _cmdline(pid) or Path(cwd) != (self.data_dir / "falkordb").resolve():
             raise GraphbrainError(f"no embedded server of this bench to kill (pidfile {self.pidfile})")
-        os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        _sigkill(pid, poll_s=0.02)
 
     def restart(self) -> None:
         """Nothing: the next query of any process starts the server again."""
@@ -388,7 +390,7 @@ def run_chaos(
     """Run the chaos (see the module docstring) and return the report."""
     import httpx
 
-    from graphbrain.bench.locomo import warm_up_models
+    from graphbrain.bench.harness import warm_up_models
     from graphbrain.brain import Brain
     from graphbrain.config import find_config
 

@@ -31,8 +31,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from graphbrain.bench.harness import delete_namespace, warm_up_models
 from graphbrain.bench.http_child import HttpChild, free_port, write_config
-from graphbrain.bench.locomo import delete_namespace, warm_up_models
+from graphbrain.bench.scoring import percentile
 
 _PEOPLE = ["Alice", "Bob", "张伟", "李娜"]
 _PROJECTS = ["graphbrain", "Atlas", "凤凰"]
@@ -196,11 +197,13 @@ def _run_processes(
     return [results.get(i, {"latencies": [], "errors": {"writer vanished": 1}, "statuses": {}}) for i in range(writers)]
 
 
-def _percentile(values: Sequence[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+def _latency_ms(values: Sequence[float]) -> dict[str, float | None]:
+    """p50 / p95 (``scoring.percentile``: linear between closest ranks) and max, to 0.1 ms."""
+
+    def r(v: float | None) -> float | None:
+        return None if v is None else round(v, 1)
+
+    return {"p50": r(percentile(values, 50)), "p95": r(percentile(values, 95)), "max": r(max(values, default=None))}
 
 
 def check_invariants(store: Any, namespace: str) -> dict[str, Any]:
@@ -340,11 +343,7 @@ def run_load(
             "committed": committed,
             "statuses": dict(statuses),
             "commits_per_s": round(committed / window, 2) if window and writers else None,
-            "latency_ms": {
-                "p50": _percentile(latencies, 0.50),
-                "p95": _percentile(latencies, 0.95),
-                "max": round(max(latencies), 1) if latencies else None,
-            },
+            "latency_ms": _latency_ms(latencies),
             # Commits whose transactions the driver re-ran after a transient error (a deadlock, mostly).
             "retried_commits": retried,
             "retries": sum(int(r.get("retries", 0)) for r in results),
@@ -360,11 +359,7 @@ def run_load(
             report["compose"] = {
                 "calls": len(composes),
                 "per_s": round(len(composes) / window, 2) if window else None,
-                "latency_ms": {
-                    "p50": _percentile(composes, 0.50),
-                    "p95": _percentile(composes, 0.95),
-                    "max": round(max(composes), 1) if composes else None,
-                },
+                "latency_ms": _latency_ms(composes),
                 "errors": sum(read_errors.values()),
                 "error_kinds": dict(read_errors),
             }

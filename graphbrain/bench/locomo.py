@@ -50,56 +50,34 @@ evidence slot (labels, titles, URIs) and the whole package, which is what the ag
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from os import PathLike
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphbrain.bench.baselines import RRF_K, BM25Baseline, DenseBaseline, rrf
-from graphbrain.bench.ingest_bench import TimedEmbedder
+from graphbrain.bench.harness import delete_namespace, namespace_counts, timed_embedder, warm_up_models
+from graphbrain.bench.locomo_data import Conversation, baseline_text, load_conversation, safe_slug, turn_events
 from graphbrain.bench.scoring import (
     ANSWERABLE,
     CATEGORY_NAMES,
     QuestionScore,
     aggregate,
     mean,
-    normalise_dia_ids,
-    normalise_evidence,
     ratio,
     recall_by_k,
     summarise_latencies,
 )
 from graphbrain.compose.tokens import EstimateCounter
 from graphbrain.contracts import ContextPackage, EvidencePack
-from graphbrain.nlp import entity_candidates
 
 if TYPE_CHECKING:
     from graphbrain.brain import Brain
     from graphbrain.store import Store
 
-__all__ = [
-    "BASELINE_SYSTEMS",
-    "GRAPHBRAIN_SYSTEMS",
-    "Conversation",
-    "DialogTurn",
-    "Question",
-    "delete_namespace",
-    "load_conversation",
-    "main_locomo",
-    "namespace_counts",
-    "parse_session_time",
-    "retrieve_plan",
-    "run_locomo",
-    "timed_embedder",
-]
+__all__ = ["BASELINE_SYSTEMS", "GRAPHBRAIN_SYSTEMS", "main_locomo", "retrieve_plan", "run_locomo"]
 
 GRAPHBRAIN_SYSTEMS = ("graphbrain-compose", "graphbrain-retrieve")
 BASELINE_SYSTEMS = ("bm25", "dense", "dense-english", "hybrid-rrf")
@@ -110,207 +88,15 @@ INGEST_KEY = {"graphbrain-compose": "graphbrain", "graphbrain-retrieve": "graphb
 }
 DEFAULT_KS = (5, 10, 25)
 RETRIEVE_MODES = ("exact", "semantic", "relational")
-SESSION_TIME_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"
-DELETE_BATCH = 10_000
-_SESSION_KEY = re.compile(r"^session_(\d+)$")
-_SAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 
 Progress = Callable[[str], None]
 
 
-# =================================================================================== shared helpers
-def delete_namespace(store: Store, namespace: str, batch: int = DELETE_BATCH) -> int:
-    """Delete every node of ``namespace``: relationships first, then nodes, ``batch`` per transaction.
-
-    Returns the number of nodes deleted.
-    """
-
-    def drain(query: str) -> int:
-        total = 0
-        while True:
-            rows = store.run(query, {"namespace": namespace, "batch": batch}, write=True)
-            deleted = int(rows[0]["deleted"]) if rows else 0
-            total += deleted
-            if deleted < batch:
-                return total
-
-    drain("bench/delete_namespace_edges")
-    return drain("bench/delete_namespace")
-
-
-def namespace_counts(store: Store, namespace: str) -> dict[str, int]:
-    rows = store.run("bench/namespace_counts", {"namespace": namespace})
-    return {k: int(v) for k, v in (rows[0] if rows else {}).items()}
-
-
-@contextmanager
-def timed_embedder(brain: Brain) -> Iterator[TimedEmbedder]:
-    """Route every call of ``brain``'s embedding models (commit, retrieve, compose) through one timer.
-
-    ``Brain.embedder`` and ``Brain.english_embedder`` are cached properties, so timers take their places
-    in the instance dictionary, sharing one clock; they forward to the same loaded models.
-    """
-    state = vars(brain)
-    saved = {name: (name in state, state.get(name)) for name in ("embedder", "english_embedder")}
-    timed = TimedEmbedder(brain.embedder)
-    state["embedder"] = timed
-    english = brain.english_embedder
-    if english is not None:
-        state["english_embedder"] = TimedEmbedder(english, clock=timed)
-    try:
-        yield timed
-    finally:
-        for name, (had, previous) in saved.items():
-            if had:
-                state[name] = previous
-            else:
-                state.pop(name, None)
-
-
-def warm_up_models(brain: Brain) -> float:
-    """Load the embedding model and the language pipelines before any clock starts; returns seconds."""
-    t0 = time.perf_counter()
-    brain.embedder.embed(["warm-up"])
-    entity_candidates("Warm up: Ada Lovelace met Charles Babbage in London.", "en", cfg=brain.config.nlp)
-    entity_candidates("预热中文分词：北京的陈静在 Neo4j 团队。", "zh", cfg=brain.config.nlp)
-    return time.perf_counter() - t0
+# =================================================================================== timing
 
 
 def _ms(t0: float) -> float:
     return (time.perf_counter() - t0) * 1000.0
-
-
-# =================================================================================== the data
-@dataclass(frozen=True)
-class DialogTurn:
-    dia_id: str
-    session: int
-    speaker: str
-    content: str  # the text, plus " [image: caption]" when a photo was shared
-    at: datetime
-
-
-@dataclass(frozen=True)
-class Question:
-    index: int
-    text: str
-    category: int
-    evidence: tuple[str, ...]
-    dropped_evidence: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Conversation:
-    sample_id: str
-    path: str
-    speaker_a: str
-    speaker_b: str
-    turns: tuple[DialogTurn, ...]
-    questions: tuple[Question, ...]
-    digest: str
-
-    @property
-    def sessions(self) -> list[int]:
-        return sorted({t.session for t in self.turns})
-
-    @property
-    def dia_ids(self) -> frozenset[str]:
-        return frozenset(t.dia_id for t in self.turns)
-
-    @property
-    def question_time(self) -> datetime:
-        """The conversation's "now" for questions: its last session's date + 1 day."""
-        return max(t.at for t in self.turns) + timedelta(days=1)
-
-    def namespace(self, prefix: str) -> str:
-        return f"{prefix}-{self.sample_id}-{self.digest[:8]}"
-
-    def session_id(self, session: int) -> str:
-        return f"{self.sample_id}:session_{session}"
-
-    @property
-    def questions_session_id(self) -> str:
-        return f"{self.sample_id}:questions"
-
-
-def parse_session_time(value: str) -> datetime:
-    """LoCoMo's ``"1:56 pm on 8 May, 2023"`` as an aware UTC datetime (the data names no zone)."""
-    cleaned = " ".join(str(value).split())
-    return datetime.strptime(cleaned, SESSION_TIME_FORMAT).replace(tzinfo=UTC)
-
-
-def _dia_id(raw: str) -> str:
-    found = normalise_dia_ids(raw)
-    return found[0] if len(found) == 1 else str(raw).strip()
-
-
-def load_conversation(path: str | PathLike[str]) -> Conversation:
-    """Read one LoCoMo conversation file: the dialog turns (only what may enter memory) and the questions."""
-    file = Path(path)
-    data = json.loads(file.read_text(encoding="utf-8"))
-    # locomo10.json nests the dialog under "conversation"; the per-conversation files are flat.
-    dialog: Mapping[str, Any] = data.get("conversation", data)
-    sample_id = _SAFE.sub("-", str(data.get("sample_id") or file.stem)).strip("-") or "conv"
-    sessions = sorted(
-        int(m.group(1)) for key, value in dialog.items() if (m := _SESSION_KEY.match(key)) and isinstance(value, list)
-    )
-    turns: list[DialogTurn] = []
-    for n in sessions:
-        at = parse_session_time(dialog[f"session_{n}_date_time"])
-        for raw in dialog[f"session_{n}"]:
-            text = str(raw.get("text") or "")
-            caption = raw.get("blip_caption")
-            if caption:
-                text = f"{text} [image: {caption}]" if text else f"[image: {caption}]"
-            turns.append(
-                DialogTurn(
-                    dia_id=_dia_id(str(raw["dia_id"])),
-                    session=n,
-                    speaker=str(raw.get("speaker") or ""),
-                    content=text,
-                    at=at,
-                )
-            )
-    known = {t.dia_id for t in turns}
-    questions: list[Question] = []
-    for i, qa in enumerate(data.get("qa") or []):
-        evidence, dropped = normalise_evidence([str(e) for e in qa.get("evidence") or []], known)
-        questions.append(
-            Question(
-                index=i,
-                text=str(qa["question"]),
-                category=int(qa["category"]),
-                evidence=tuple(evidence),
-                dropped_evidence=tuple(dropped),
-            )
-        )
-    blob = json.dumps(
-        [[t.dia_id, t.session, t.speaker, t.content, t.at.isoformat()] for t in turns], ensure_ascii=False
-    )
-    return Conversation(
-        sample_id=sample_id,
-        path=str(file),
-        speaker_a=str(dialog.get("speaker_a") or ""),
-        speaker_b=str(dialog.get("speaker_b") or ""),
-        turns=tuple(turns),
-        questions=tuple(questions),
-        digest=hashlib.sha256(blob.encode("utf-8")).hexdigest(),
-    )
-
-
-def baseline_text(turn: DialogTurn) -> str:
-    """What the flat baselines index per turn: ``"[8 May 2023] Caroline: text [image: caption]"``."""
-    return f"[{turn.at.day} {turn.at.strftime('%B %Y')}] {turn.speaker}: {turn.content}"
-
-
-def turn_events(turn: DialogTurn, namespace: str) -> dict[str, Any]:
-    """The TurnEvents of one LoCoMo dialog turn (see the module docstring for the mapping)."""
-    return {
-        "turn_id": turn.dia_id,
-        "at": turn.at,
-        "namespace": namespace,
-        "messages": [{"message_id": turn.dia_id, "role": "user", "name": turn.speaker, "content": turn.content}],
-    }
 
 
 def retrieve_plan(question: str, top_k: int) -> dict[str, Any]:
@@ -391,7 +177,7 @@ def run_locomo(
         raise ValueError("ks must be positive integers")
     if not paths:
         raise ValueError("no LoCoMo file given")
-    prefix = _SAFE.sub("-", namespace_prefix).strip("-") or "locomo"
+    prefix = safe_slug(namespace_prefix, "locomo")
     conversations = [load_conversation(p) for p in paths]
     say = progress or (lambda _msg: None)
     brain = brain_factory()

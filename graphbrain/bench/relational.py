@@ -125,7 +125,7 @@ def run_relational(
     brain: Brain, paths: Sequence[str | Path], *, prefix: str = "rel", k: int = DEFAULT_K
 ) -> dict[str, Any]:
     """Commit and ask every conversation in ``paths`` (namespaces deleted before and after)."""
-    from graphbrain.bench.locomo import delete_namespace
+    from graphbrain.bench.harness import delete_namespace
 
     results: list[QuestionResult] = []
     timings: dict[str, float] = {}

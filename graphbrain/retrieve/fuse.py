@@ -172,15 +172,29 @@ def _sorted(cands: list[Candidate]) -> list[Candidate]:
     return sorted(cands, key=lambda c: (-c.score, c.id))
 
 
+def check_rrf_k(k: int) -> int:
+    """``k`` if it is a valid reciprocal-rank-fusion constant (>= 1), else ValueError."""
+    if k < 1:
+        raise ValueError("rrf k must be >= 1")
+    return k
+
+
+def reciprocal_rank(rank: int, k: int = DEFAULT_RRF_K, weight: float = 1.0) -> float:
+    """One ranked occurrence's share of reciprocal rank fusion: ``weight / (k + rank)``, rank 1 the best.
+
+    The one formula behind ``rrf`` here and the flat baselines' fusion of id rankings (bench/baselines).
+    """
+    return weight / (k + rank)
+
+
 def rrf(
     lists: Sequence[RankedList], k: int = DEFAULT_RRF_K, mode_weights: Mapping[str, float] | None = None
 ) -> list[Candidate]:
     """Reciprocal rank fusion: ``Σ weight × mode_weight / (k + rank)``; records ``rrf_score``."""
-    if k < 1:
-        raise ValueError("rrf k must be >= 1")
+    check_rrf_k(k)
 
     def contribution(lst: RankedList, pos: int, _: Candidate) -> float:
-        return lst.weight * mode_weight(lst, mode_weights) / (k + pos)
+        return reciprocal_rank(pos, k, lst.weight * mode_weight(lst, mode_weights))
 
     out = []
     for acc in _accumulate(lists, contribution).values():

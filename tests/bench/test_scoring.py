@@ -189,7 +189,7 @@ def conversation_file(tmp_path: Path) -> Path:
 
 
 def test_loader_reads_only_the_dialog(conversation_file: Path) -> None:
-    from graphbrain.bench.locomo import load_conversation
+    from graphbrain.bench.locomo_data import load_conversation
 
     conv = load_conversation(conversation_file)
     assert conv.sample_id == "tiny"
@@ -246,7 +246,7 @@ def test_run_locomo_end_to_end(neo4j_uri: str, schema_ready: None, conversation_
 
     # The namespace is removed afterwards (keep=False): nothing of the run stays in the graph.
     with factory() as brain:
-        from graphbrain.bench.locomo import namespace_counts
+        from graphbrain.bench.harness import namespace_counts
 
         ns = first["conversations"][0]["namespace"]
         assert ns.startswith(f"{prefix}-tiny-")
@@ -255,7 +255,8 @@ def test_run_locomo_end_to_end(neo4j_uri: str, schema_ready: None, conversation_
 
 # =================================================================================== the scale data
 def test_generator_is_seeded_and_keeps_one_active_item_per_key() -> None:
-    from graphbrain.bench.scale import SessionGenerator, parse_sizes
+    from graphbrain.bench.scale import parse_sizes
+    from graphbrain.bench.synth import SessionGenerator
 
     assert parse_sizes("10000, 2000,2000") == [2000, 10000]
     with pytest.raises(ValueError):
@@ -280,8 +281,10 @@ def test_generator_is_seeded_and_keeps_one_active_item_per_key() -> None:
 
 def test_bulk_loader_writes_commit_turn_shapes(neo4j_uri: str, schema_ready: None, tmp_path: Path) -> None:
     from graphbrain import Brain
-    from graphbrain.bench.locomo import delete_namespace, namespace_counts
-    from graphbrain.bench.scale import LIVE_PROJECTS_EN, LIVE_PROJECTS_ZH, SessionGenerator, bulk_load
+    from graphbrain.bench.bulk import bulk_load
+    from graphbrain.bench.harness import delete_namespace, namespace_counts
+    from graphbrain.bench.synth import SessionGenerator
+    from graphbrain.bench.synth_vocab import LIVE_PROJECTS_EN, LIVE_PROJECTS_ZH
     from graphbrain.config import load_config
     from graphbrain.store.neo4j_store import Neo4jStore
 
