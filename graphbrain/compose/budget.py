@@ -26,43 +26,26 @@ message (role markers) are the model's own and are not counted.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar, cast
 
+from graphbrain.compose.slots import (
+    SLOT_ORDER,
+    ComposedSlots,
+    EvidenceDraft,
+    blocks_text,
+    evidence_text,
+    render_evidence_item,
+    summary_text,
+)
 from graphbrain.compose.tokens import TokenCounter, get_counter, truncate_to_tokens
 from graphbrain.config import CompositionConfig
-from graphbrain.contracts import (
-    Block,
-    ChatTurn,
-    Constraints,
-    ContextEvidence,
-    ContextPackage,
-    EvidenceProvenance,
-    EvidenceRef,
-    Mode,
-    Signals,
-    TokenBudget,
-    UserMessage,
-)
+from graphbrain.contracts import Block, ChatTurn, Constraints, ContextEvidence, TokenBudget, UserMessage
 from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.diversity import apply_diversity, effective_memory_share, ratio_select
 from graphbrain.retrieve.snippets import fit_chars
 
-# The fixed slot order of seed §4.1 (and of ContextPackage).
-SLOT_ORDER: tuple[str, ...] = (
-    "system_blocks",
-    "developer_blocks",
-    "working_summary",
-    "recent_turns",
-    "evidence",
-    "user_message",
-)
-
-# How ContextPackage.to_messages lays the slots out; the budget counts exactly these strings.
-BLOCK_SEPARATOR = "\n\n"
-SUMMARY_HEADING = "Working summary:\n"
-EVIDENCE_HEADING = "Evidence:\n"
-EVIDENCE_SEPARATOR = "\n\n"
+T = TypeVar("T")
 
 TRUNCATION_MARKER = "…"
 # A tool result in the recent window longer than this is cut: the window carries the conversation,
@@ -83,116 +66,6 @@ TRIM_PHASES: tuple[str, ...] = (
     "developer_blocks",
     "system_blocks",
 )
-
-EvidenceSource = Literal["memory", "resource"]
-
-
-@dataclass
-class EvidenceDraft:
-    """One fused, reranked evidence candidate, before selection and labelling.
-
-    ``covers_core``: it mentions the message's core entity or concept (seed §4.3). ``expansion_only``:
-    only expansion queries found it (long-tail evidence, the first to go when the budget is tight).
-    ``payload`` is carried through untouched for the caller (e.g. the retrieval Candidate).
-    """
-
-    id: str
-    source: EvidenceSource
-    snippet: str
-    score: float
-    source_uri: str
-    mode: Mode = Mode.hybrid
-    title: str | None = None
-    document_id: str | None = None
-    covers_core: bool = False
-    expansion_only: bool = False
-    signals: Signals = field(default_factory=Signals)
-    provenance: EvidenceProvenance = field(default_factory=EvidenceProvenance)
-    ref: EvidenceRef = field(default_factory=EvidenceRef)
-    payload: Any = None
-
-    def to_context(self, label: str, snippet: str | None = None) -> ContextEvidence:
-        ref = self.ref
-        if self.document_id and not ref.document_id:  # the draft's document is the ref's, unless told
-            ref = ref.model_copy(update={"document_id": self.document_id})
-        return ContextEvidence(
-            id=self.id,
-            label=label,
-            source=self.source,
-            source_uri=self.source_uri,
-            title=self.title,
-            snippet=self.snippet if snippet is None else snippet,
-            mode=self.mode,
-            score=self.score,
-            signals=self.signals,
-            provenance=self.provenance,
-            ref=ref,
-        )
-
-
-@dataclass
-class ComposedSlots:
-    """The composed slots in their fixed order plus the budget figures: the lead maps it onto a
-    ContextPackage (``constraints`` as is; ``dropped`` / ``why_selected`` / ``warnings`` into debug)."""
-
-    system_blocks: list[Block]
-    developer_blocks: list[Block]
-    working_summary: str
-    recent_turns: list[ChatTurn]
-    evidence: list[ContextEvidence]
-    user_message: UserMessage
-    constraints: Constraints
-    dropped: list[dict[str, Any]] = field(default_factory=list)
-    why_selected: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    over_limit: bool = False  # only when the user message alone exceeds token_limit
-
-    def slots(self) -> dict[str, Any]:
-        """The ContextPackage fields this composition fills: ``ContextPackage(..., **composed.slots())``."""
-        return {
-            "system_blocks": self.system_blocks,
-            "developer_blocks": self.developer_blocks,
-            "working_summary": self.working_summary,
-            "recent_turns": self.recent_turns,
-            "evidence": self.evidence,
-            "user_message": self.user_message,
-            "constraints": self.constraints,
-        }
-
-
-# ===================================================================================== rendering
-def render_evidence_item(ev: ContextEvidence) -> str:
-    """One evidence item in the citable form of seed §4.5 (as ``ContextPackage.render_evidence``)."""
-    head = f"[{ev.label}] {ev.title or ev.id} — {ev.source_uri}"
-    return f"{head}\n{ev.snippet}\n(mode={ev.mode.value}, score={ev.score:.2f})"
-
-
-def render_evidence(items: Sequence[ContextEvidence]) -> str:
-    return EVIDENCE_SEPARATOR.join(render_evidence_item(e) for e in items)
-
-
-def _blocks_text(blocks: Sequence[Block]) -> str:
-    return BLOCK_SEPARATOR.join(b.text for b in blocks)
-
-
-def _summary_text(summary: str) -> str:
-    return SUMMARY_HEADING + summary if summary else ""
-
-
-def _evidence_text(items: Sequence[ContextEvidence]) -> str:
-    return EVIDENCE_HEADING + render_evidence(items) if items else ""
-
-
-def measure_package(package: ContextPackage, counter: TokenCounter) -> dict[str, int]:
-    """Tokens per slot of a ContextPackage, counted the way ``compose_slots`` counts them."""
-    return {
-        "system_blocks": counter.count(_blocks_text(package.system_blocks)),
-        "developer_blocks": counter.count(_blocks_text(package.developer_blocks)),
-        "working_summary": counter.count(_summary_text(package.working_summary)),
-        "recent_turns": sum(counter.count(t.content) for t in package.recent_turns),
-        "evidence": counter.count(_evidence_text(package.evidence)),
-        "user_message": counter.count(package.user_message.content),
-    }
 
 
 # ======================================================================================= helpers
@@ -263,6 +136,24 @@ class _Ev:
     reason: str = "score"  # why it was selected: "score" or "coverage"
 
 
+class _Slot(Generic[T]):
+    """One slot of ``_Composer`` (kept as ``_<name>``): setting it drops the slot's cached token count."""
+
+    def __init__(self, slot: str) -> None:
+        self.slot = slot
+        self.attr = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attr = f"_{name}"
+
+    def __get__(self, obj: _Composer, objtype: type | None = None) -> T:
+        return cast(T, getattr(obj, self.attr))
+
+    def __set__(self, obj: _Composer, value: T) -> None:
+        setattr(obj, self.attr, value)
+        obj._costs.pop(self.slot, None)
+
+
 class _Composer:
     """One composition: the working state of the slots and the records of every cut."""
 
@@ -282,68 +173,20 @@ class _Composer:
         self.protected: _Ev | None = None  # the coverage item
         self.share = cfg.diversity.memory_share
 
-    # ------------------------------------------------------------------------------- slots
-    # Each slot is a property so that any change to it drops its cached token count.
-    @property
-    def system(self) -> list[Block]:
-        return self._system
-
-    @system.setter
-    def system(self, v: list[Block]) -> None:
-        self._system = v
-        self._costs.pop("system_blocks", None)
-
-    @property
-    def developer(self) -> list[Block]:
-        return self._developer
-
-    @developer.setter
-    def developer(self, v: list[Block]) -> None:
-        self._developer = v
-        self._costs.pop("developer_blocks", None)
-
-    @property
-    def summary(self) -> str:
-        return self._summary
-
-    @summary.setter
-    def summary(self, v: str) -> None:
-        self._summary = v
-        self._costs.pop("working_summary", None)
-
-    @property
-    def turns(self) -> list[tuple[int, ChatTurn]]:
-        return self._turns
-
-    @turns.setter
-    def turns(self, v: list[tuple[int, ChatTurn]]) -> None:
-        self._turns = v
-        self._costs.pop("recent_turns", None)
-
-    @property
-    def evidence(self) -> list[_Ev]:
-        return self._evidence
-
-    @evidence.setter
-    def evidence(self, v: list[_Ev]) -> None:
-        self._evidence = v
-        self._costs.pop("evidence", None)
-
-    @property
-    def user(self) -> str:
-        return self._user
-
-    @user.setter
-    def user(self, v: str) -> None:
-        self._user = v
-        self._costs.pop("user_message", None)
+    # Each slot is a _Slot so that any change to it drops its cached token count.
+    system: _Slot[list[Block]] = _Slot("system_blocks")
+    developer: _Slot[list[Block]] = _Slot("developer_blocks")
+    summary: _Slot[str] = _Slot("working_summary")
+    turns: _Slot[list[tuple[int, ChatTurn]]] = _Slot("recent_turns")
+    evidence: _Slot[list[_Ev]] = _Slot("evidence")
+    user: _Slot[str] = _Slot("user_message")
 
     # ------------------------------------------------------------------------------- costs
     def _labelled(self, items: Sequence[_Ev]) -> list[ContextEvidence]:
         return [e.draft.to_context(f"E{i + 1}", e.snippet) for i, e in enumerate(items)]
 
     def _evidence_cost(self, items: Sequence[_Ev]) -> int:
-        return self.counter.count(_evidence_text(self._labelled(items)))
+        return self.counter.count(evidence_text(self._labelled(items)))
 
     def _item_tokens(self, e: _Ev) -> int:
         return self.counter.count(render_evidence_item(e.draft.to_context("E0", e.snippet)))
@@ -351,11 +194,11 @@ class _Composer:
     def _slot_cost(self, slot: str) -> int:
         c = self.counter
         if slot == "system_blocks":
-            return c.count(_blocks_text(self.system))
+            return c.count(blocks_text(self.system))
         if slot == "developer_blocks":
-            return c.count(_blocks_text(self.developer))
+            return c.count(blocks_text(self.developer))
         if slot == "working_summary":
-            return c.count(_summary_text(self.summary))
+            return c.count(summary_text(self.summary))
         if slot == "recent_turns":
             return sum(c.count(t.content) for _, t in self.turns)
         if slot == "evidence":
@@ -397,7 +240,7 @@ class _Composer:
             tokens = self.counter.count(b.text)
             if not b.text.strip():
                 continue
-            if cap is None or (not full and self.counter.count(_blocks_text([*kept, b])) <= cap):
+            if cap is None or (not full and self.counter.count(blocks_text([*kept, b])) <= cap):
                 kept.append(b)
                 continue
             if not full:
@@ -415,7 +258,7 @@ class _Composer:
 
         def cost(text: str) -> int:
             shown = [*base, last.model_copy(update={"text": text})] if text else base
-            return self.counter.count(_blocks_text(shown))
+            return self.counter.count(blocks_text(shown))
 
         return cost
 
@@ -618,7 +461,7 @@ class _Composer:
             return
         before = self.counter.count(self.summary)
         room = self.room_for("working_summary")
-        cut = _fit(self.summary, self.counter, room, lambda t: self.counter.count(_summary_text(t)))
+        cut = _fit(self.summary, self.counter, room, lambda t: self.counter.count(summary_text(t)))
         if cut:
             self.truncated("working_summary", "budget:token_limit", before, self.counter.count(cut))
         else:
@@ -703,11 +546,11 @@ def compose_slots(
 
     # What the input would cost as given: the "trimmed" figure is measured against it.
     input_total = (
-        counter.count(_blocks_text(system_blocks))
-        + counter.count(_blocks_text(developer_blocks))
-        + counter.count(_summary_text(working_summary.strip()))
+        counter.count(blocks_text(system_blocks))
+        + counter.count(blocks_text(developer_blocks))
+        + counter.count(summary_text(working_summary.strip()))
         + sum(counter.count(t.content) for t in recent_turns)
-        + counter.count(_evidence_text([d.to_context(f"E{i + 1}") for i, d in enumerate(evidence)]))
+        + counter.count(evidence_text([d.to_context(f"E{i + 1}") for i, d in enumerate(evidence)]))
         + counter.count(user_message)
     )
 
@@ -783,13 +626,11 @@ def compose_slots(
     )
 
 
+# compose_slots takes EvidenceDrafts and returns ComposedSlots: its callers get both from here.
 __all__ = [
-    "SLOT_ORDER",
+    "TOOL_OUTPUT_MAX_TOKENS",
     "TRIM_PHASES",
     "ComposedSlots",
     "EvidenceDraft",
     "compose_slots",
-    "measure_package",
-    "render_evidence",
-    "render_evidence_item",
 ]
