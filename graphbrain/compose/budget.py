@@ -26,26 +26,22 @@ message (role markers) are the model's own and are not counted.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar, cast
+from dataclasses import replace
 
 from graphbrain.compose.slots import (
-    SLOT_ORDER,
     ComposedSlots,
     EvidenceDraft,
     blocks_text,
     evidence_text,
-    render_evidence_item,
     summary_text,
 )
 from graphbrain.compose.tokens import TokenCounter, get_counter, truncate_to_tokens
+from graphbrain.compose.workspace import EvidenceItem, Workspace
 from graphbrain.config import CompositionConfig
-from graphbrain.contracts import Block, ChatTurn, Constraints, ContextEvidence, TokenBudget, UserMessage
+from graphbrain.contracts import Block, ChatTurn, Constraints, TokenBudget, UserMessage
 from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.diversity import apply_diversity, effective_memory_share, ratio_select
 from graphbrain.retrieve.snippets import fit_chars
-
-T = TypeVar("T")
 
 TRUNCATION_MARKER = "…"
 # A tool result in the recent window longer than this is cut: the window carries the conversation,
@@ -128,107 +124,8 @@ _REASON_MAP: dict[str, str] = {
 }
 
 
-@dataclass
-class _Ev:
-    draft: EvidenceDraft
-    snippet: str
-    order: int  # position in the incoming list: the tie-break among equal scores
-    reason: str = "score"  # why it was selected: "score" or "coverage"
-
-
-class _Slot(Generic[T]):
-    """One slot of ``_Composer`` (kept as ``_<name>``): setting it drops the slot's cached token count."""
-
-    def __init__(self, slot: str) -> None:
-        self.slot = slot
-        self.attr = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.attr = f"_{name}"
-
-    def __get__(self, obj: _Composer, objtype: type | None = None) -> T:
-        return cast(T, getattr(obj, self.attr))
-
-    def __set__(self, obj: _Composer, value: T) -> None:
-        setattr(obj, self.attr, value)
-        obj._costs.pop(self.slot, None)
-
-
-class _Composer:
-    """One composition: the working state of the slots and the records of every cut."""
-
-    def __init__(self, cfg: CompositionConfig, counter: TokenCounter) -> None:
-        self.cfg = cfg
-        self.counter = counter
-        self.dropped: list[dict[str, Any]] = []
-        self.truncation: list[dict[str, Any]] = []
-        self.warnings: list[str] = []
-        self._system: list[Block] = []
-        self._developer: list[Block] = []
-        self._summary = ""
-        self._turns: list[tuple[int, ChatTurn]] = []  # (index in the input, turn)
-        self._evidence: list[_Ev] = []  # kept sorted best first
-        self._user = ""
-        self._costs: dict[str, int] = {}  # per-slot token counts, dropped when the slot changes
-        self.protected: _Ev | None = None  # the coverage item
-        self.share = cfg.diversity.memory_share
-
-    # Each slot is a _Slot so that any change to it drops its cached token count.
-    system: _Slot[list[Block]] = _Slot("system_blocks")
-    developer: _Slot[list[Block]] = _Slot("developer_blocks")
-    summary: _Slot[str] = _Slot("working_summary")
-    turns: _Slot[list[tuple[int, ChatTurn]]] = _Slot("recent_turns")
-    evidence: _Slot[list[_Ev]] = _Slot("evidence")
-    user: _Slot[str] = _Slot("user_message")
-
-    # ------------------------------------------------------------------------------- costs
-    def _labelled(self, items: Sequence[_Ev]) -> list[ContextEvidence]:
-        return [e.draft.to_context(f"E{i + 1}", e.snippet) for i, e in enumerate(items)]
-
-    def _evidence_cost(self, items: Sequence[_Ev]) -> int:
-        return self.counter.count(evidence_text(self._labelled(items)))
-
-    def _item_tokens(self, e: _Ev) -> int:
-        return self.counter.count(render_evidence_item(e.draft.to_context("E0", e.snippet)))
-
-    def _slot_cost(self, slot: str) -> int:
-        c = self.counter
-        if slot == "system_blocks":
-            return c.count(blocks_text(self.system))
-        if slot == "developer_blocks":
-            return c.count(blocks_text(self.developer))
-        if slot == "working_summary":
-            return c.count(summary_text(self.summary))
-        if slot == "recent_turns":
-            return sum(c.count(t.content) for _, t in self.turns)
-        if slot == "evidence":
-            return self._evidence_cost(self.evidence)
-        return c.count(self.user)
-
-    def costs(self) -> dict[str, int]:
-        """Tokens per slot, in slot order (each counted on its rendered form)."""
-        for slot in SLOT_ORDER:
-            if slot not in self._costs:
-                self._costs[slot] = self._slot_cost(slot)
-        return {slot: self._costs[slot] for slot in SLOT_ORDER}
-
-    def total(self) -> int:
-        return sum(self.costs().values())
-
-    def room_for(self, slot: str) -> int:
-        """Tokens the slot may use with every other slot as it is now."""
-        costs = self.costs()
-        return self.cfg.token_limit - (sum(costs.values()) - costs[slot])
-
-    def over(self) -> bool:
-        return self.total() > self.cfg.token_limit
-
-    # ------------------------------------------------------------------------------- records
-    def drop(self, slot: str, reason: str, tokens: int, **ident: Any) -> None:
-        self.dropped.append({"slot": slot, **ident, "reason": reason, "tokens": tokens})
-
-    def truncated(self, slot: str, reason: str, before: int, after: int, **ident: Any) -> None:
-        self.truncation.append({"slot": slot, **ident, "reason": reason, "from_tokens": before, "to_tokens": after})
+class _Composer(Workspace):
+    """The rules of one composition (caps, evidence selection, trimming) applied to its working state."""
 
     # ------------------------------------------------------------------------------- step 1: caps
     def cap_blocks(self, blocks: Sequence[Block], cap: int | None, slot: str) -> list[Block]:
@@ -282,14 +179,7 @@ class _Composer:
             for i in group:
                 t = turns[i]
                 if r < keep_from:
-                    self.drop(
-                        "recent_turns",
-                        "cap:recent_turns_max",
-                        self.counter.count(t.content),
-                        index=i,
-                        turn_id=t.turn_id,
-                        role=t.role,
-                    )
+                    self.drop_turn(i, t, "cap:recent_turns_max")
                     continue
                 out.append((i, self._shorten_tool(i, t)))
         return out
@@ -307,8 +197,8 @@ class _Composer:
     # ------------------------------------------------------------------------------- step 2: evidence
     def select_evidence(self, drafts: Sequence[EvidenceDraft], adaptive: bool) -> None:
         cfg = self.cfg
-        pool: list[_Ev] = []
-        seen: dict[str, _Ev] = {}
+        pool: list[EvidenceItem] = []
+        seen: dict[str, EvidenceItem] = {}
         for n, d in enumerate(drafts):
             if d.title and len(d.title) > MAX_TITLE_CHARS:
                 d = replace(d, title=fit_chars(d.title, MAX_TITLE_CHARS))  # a copy: the caller's draft stays
@@ -323,7 +213,7 @@ class _Composer:
                         "to_chars": len(snippet),
                     }
                 )
-            e = _Ev(d, snippet, n)
+            e = EvidenceItem(d, snippet, n)
             prior = seen.get(d.id)
             if prior is not None:  # the same item twice: keep the better score (seed §3.4)
                 worse = e if e.draft.score <= prior.draft.score else prior
@@ -355,7 +245,7 @@ class _Composer:
         selected.sort(key=lambda e: (-e.draft.score, e.order))
         self.evidence = self._ensure_coverage(selected, pool)
 
-    def _caps_hold(self, items: Sequence[_Ev]) -> bool:
+    def _caps_hold(self, items: Sequence[EvidenceItem]) -> bool:
         docs: dict[str, int] = {}
         uris: dict[str, int] = {}
         for e in items:
@@ -366,7 +256,7 @@ class _Composer:
         div = self.cfg.diversity
         return all(v <= div.by_document for v in docs.values()) and all(v <= div.by_source_uri for v in uris.values())
 
-    def _ensure_coverage(self, selected: list[_Ev], pool: Sequence[_Ev]) -> list[_Ev]:
+    def _ensure_coverage(self, selected: list[EvidenceItem], pool: Sequence[EvidenceItem]) -> list[EvidenceItem]:
         """Seed §4.3: when any retrieved item covers the core entity/concept, one such item is selected.
 
         The best covering item not selected is added when there is room and the diversity caps allow it;
@@ -411,7 +301,7 @@ class _Composer:
         self.warnings.append("coverage: no covering evidence fits the diversity caps")
         return selected
 
-    def _undrop(self, e: _Ev) -> None:
+    def _undrop(self, e: EvidenceItem) -> None:
         self.dropped = [d for d in self.dropped if not (d["slot"] == "evidence" and d.get("id") == e.draft.id)]
 
     # ------------------------------------------------------------------------------- step 3: the limit
@@ -429,7 +319,7 @@ class _Composer:
                 return
             trims[phase]()
 
-    def _drop_evidence(self, e: _Ev, phase: str) -> None:
+    def _drop_evidence(self, e: EvidenceItem, phase: str) -> None:
         self.evidence = [x for x in self.evidence if x is not e]
         self.drop("evidence", "budget:token_limit", self._item_tokens(e), id=e.draft.id, phase=phase)
 
@@ -445,15 +335,7 @@ class _Composer:
         while self.turns and self.over():
             size = len(_rounds([t for _, t in self.turns])[0])
             for i, t in self.turns[:size]:
-                self.drop(
-                    "recent_turns",
-                    "budget:token_limit",
-                    self.counter.count(t.content),
-                    index=i,
-                    turn_id=t.turn_id,
-                    role=t.role,
-                    phase="recent_turns",
-                )
+                self.drop_turn(i, t, "budget:token_limit", phase="recent_turns")
             self.turns = self.turns[size:]
 
     def _trim_working_summary(self) -> None:
@@ -483,7 +365,7 @@ class _Composer:
         draft, order = last.draft, last.order
 
         def cost(snippet: str) -> int:
-            return self._evidence_cost([_Ev(draft, snippet, order)])
+            return self._evidence_cost([EvidenceItem(draft, snippet, order)])
 
         cut = _fit(last.snippet, self.counter, room, cost)
         if cut:
