@@ -76,6 +76,102 @@ def expansion_query_indexes(plan: RetrievalPlan) -> set[int]:
     return {i for i, q in enumerate(plan.queries) if q.hints.get("origin") == "expansion"}
 
 
+@dataclass(frozen=True)
+class PlanFrame:
+    """What both plans of one request share: the purpose, the ids, the trace flag, and the budget,
+    ranking and output that the configuration gives."""
+
+    intent: Intent
+    retrieval_cfg: RetrievalConfig
+    composition_cfg: CompositionConfig
+    request_id: str | None
+    session_id: str | None
+    trace: bool = False
+
+    def plan(self, queries: list[Query], filters: Filters, per_mode_k: dict[Mode, int], notes: str) -> RetrievalPlan:
+        """One side's plan: its queries, filters, per-mode k and notes, in this request's frame."""
+        rc = self.retrieval_cfg
+        div = rc.diversity
+        return RetrievalPlan(
+            version=PLAN_VERSION,
+            request_id=self.request_id,
+            purpose=self.intent,
+            queries=queries,
+            global_filters=filters,
+            budget=Budget(
+                top_k=rc.top_k,
+                candidate_k=rc.candidate_k,
+                per_mode_k=per_mode_k,
+                diversity=PlanDiversity(
+                    by_document=div.by_document, by_source=div.by_source, by_section=div.by_section
+                ),
+            ),
+            ranking=_ranking(rc),
+            output=Output(max_snippet_chars=self.composition_cfg.max_snippet_chars),
+            debug=Debug(trace=self.trace, notes=notes, caller={"app": CALLER_APP, "session_id": self.session_id}),
+        )
+
+    def plans(
+        self,
+        message: str,
+        search_resources: bool,
+        expansions: Sequence[Expansion],
+        time_range: TimeRange | None,
+        scope_filters: ScopeFilters | Mapping[str, Any] | None,
+    ) -> tuple[RetrievalPlan, RetrievalPlan | None]:
+        """The conversation-side plan and the resource-side plan (``None`` when resources are not searched),
+        with the seed §3.2 defaults.
+
+        Memory side: the message as ``exact`` (1.0), ``relational`` (1.0) and ``semantic`` (0.9), then the
+        expansions as ``associative``; ``scope: [memory, turns]``; the time range as each message query's
+        ``hints.prefer_time`` (a preference: evidence from then ranks higher); per_mode_k exact /
+        semantic / relational / associative from ``retrieval.per_mode_k`` (10 each). Resource side: the
+        message as ``hybrid`` (1.0) plus the expansions as ``associative``; ``scope: [resources]``, the
+        time range and the scope filters; per_mode_k hybrid 30 / associative 10; diversity by_document 3 /
+        by_source 10 / by_section from ``retrieval.diversity``. Both: version 0.1, purpose = intent, top_k
+        and candidate_k from config, fusion and rerank from config, ``output.max_snippet_chars`` from
+        composition, ``debug.caller = {app: graphbrain, session_id}``.
+        """
+        if not message.strip():
+            raise InputError("user_message must not be blank", [{"field": "user_message", "reason": "blank"}])
+        pm = self.retrieval_cfg.per_mode_k
+        expansion_queries = [
+            _query(e.text, Mode.associative, e.weight, "expansion", e.reason) for e in expansions if clip_query(e.text)
+        ]
+        memory_plan = self.plan(
+            [
+                _prefer(_query(message, Mode.exact, 1.0, "message"), time_range),
+                _prefer(_query(message, Mode.relational, 1.0, "message"), time_range),
+                _prefer(_query(message, Mode.semantic, 0.9, "message"), time_range),
+                *expansion_queries,
+            ],
+            # A time the message names is a preference on this side, not a filter: a question names the
+            # time of an event ("the camping trip last year") more often than the time it was said.
+            Filters(scope=["memory", "turns"]),
+            {
+                Mode.exact: pm.exact,
+                Mode.semantic: pm.semantic,
+                Mode.relational: pm.relational,
+                Mode.associative: pm.associative,
+            },
+            "conversation side (memory + turns)",
+        )
+        if not search_resources:
+            return memory_plan, None
+
+        if isinstance(scope_filters, ScopeFilters):
+            scope_fields: dict[str, Any] = scope_filters.fields()
+        else:
+            scope_fields = {k: v for k, v in dict(scope_filters or {}).items() if v}
+        resource_plan = self.plan(
+            [_query(message, Mode.hybrid, 1.0, "message"), *expansion_queries],
+            Filters.model_validate({"scope": ["resources"], "time_range": time_range, **scope_fields}),
+            {Mode.hybrid: pm.hybrid, Mode.associative: pm.associative},
+            "resource side",
+        )
+        return memory_plan, resource_plan
+
+
 def build_plans(
     message: str,
     *,
@@ -90,82 +186,10 @@ def build_plans(
     session_id: str | None,
     trace: bool = False,
 ) -> tuple[RetrievalPlan, RetrievalPlan | None]:
-    """The conversation-side plan and the resource-side plan (``None`` when resources are not searched),
-    with the seed §3.2 defaults.
-
-    Memory side: the message as ``exact`` (1.0), ``relational`` (1.0) and ``semantic`` (0.9), then the
-    expansions as ``associative``; ``scope: [memory, turns]``; the time range as each message query's
-    ``hints.prefer_time`` (a preference: evidence from then ranks higher); per_mode_k exact /
-    semantic / relational / associative from ``retrieval.per_mode_k`` (10 each). Resource side: the
-    message as ``hybrid`` (1.0) plus the expansions as ``associative``; ``scope: [resources]``, the
-    time range and the scope filters; per_mode_k hybrid 30 / associative 10; diversity by_document 3 /
-    by_source 10 / by_section from ``retrieval.diversity``. Both: version 0.1, purpose = intent, top_k
-    and candidate_k from config, fusion and rerank from config, ``output.max_snippet_chars`` from
-    composition, ``debug.caller = {app: graphbrain, session_id}``.
-    """
-    if not message.strip():
-        raise InputError("user_message must not be blank", [{"field": "user_message", "reason": "blank"}])
-    rc = retrieval_cfg
-    pm = rc.per_mode_k
-    expansion_queries = [
-        _query(e.text, Mode.associative, e.weight, "expansion", e.reason) for e in expansions if clip_query(e.text)
-    ]
-    diversity = PlanDiversity(
-        by_document=rc.diversity.by_document,
-        by_source=rc.diversity.by_source,
-        by_section=rc.diversity.by_section,
-    )
-    output = Output(max_snippet_chars=composition_cfg.max_snippet_chars)
-    caller = {"app": CALLER_APP, "session_id": session_id}
-
-    memory_modes: dict[Mode, int] = {
-        Mode.exact: pm.exact,
-        Mode.semantic: pm.semantic,
-        Mode.relational: pm.relational,
-        Mode.associative: pm.associative,
-    }
-    memory_plan = RetrievalPlan(
-        version=PLAN_VERSION,
-        request_id=request_id,
-        purpose=intent,
-        queries=[
-            _prefer(_query(message, Mode.exact, 1.0, "message"), time_range),
-            _prefer(_query(message, Mode.relational, 1.0, "message"), time_range),
-            _prefer(_query(message, Mode.semantic, 0.9, "message"), time_range),
-            *expansion_queries,
-        ],
-        # A time the message names is a preference on this side, not a filter: a question names the
-        # time of an event ("the camping trip last year") more often than the time it was said.
-        global_filters=Filters(scope=["memory", "turns"]),
-        budget=Budget(top_k=rc.top_k, candidate_k=rc.candidate_k, per_mode_k=memory_modes, diversity=diversity),
-        ranking=_ranking(rc),
-        output=output,
-        debug=Debug(trace=trace, notes="conversation side (memory + turns)", caller=caller),
-    )
-    if not search_resources:
-        return memory_plan, None
-
-    if isinstance(scope_filters, ScopeFilters):
-        scope_fields: dict[str, Any] = scope_filters.fields()
-    else:
-        scope_fields = {k: v for k, v in dict(scope_filters or {}).items() if v}
-    resource_plan = RetrievalPlan(
-        version=PLAN_VERSION,
-        request_id=request_id,
-        purpose=intent,
-        queries=[_query(message, Mode.hybrid, 1.0, "message"), *expansion_queries],
-        global_filters=Filters.model_validate({"scope": ["resources"], "time_range": time_range, **scope_fields}),
-        budget=Budget(
-            top_k=rc.top_k,
-            candidate_k=rc.candidate_k,
-            per_mode_k={Mode.hybrid: pm.hybrid, Mode.associative: pm.associative},
-            diversity=diversity,
-        ),
-        ranking=_ranking(rc),
-        output=output,
-        debug=Debug(trace=trace, notes="resource side", caller=caller),
-    )
-    return memory_plan, resource_plan
+    """``PlanFrame.plans`` with every input named: the conversation-side plan and the resource-side plan
+    (``None`` when resources are not searched)."""
+    frame = PlanFrame(intent, retrieval_cfg, composition_cfg, request_id, session_id, trace)
+    return frame.plans(message, search_resources, expansions, time_range, scope_filters)
 
 
 # ============================================================================================ planner
@@ -272,19 +296,8 @@ class Planner:
             )
         if not search and not scope.empty:
             notes.append("scope ignored: resources are not searched")
-        memory_plan, resource_plan = build_plans(
-            message,
-            intent=intent,
-            search_resources=search,
-            expansions=expansions,
-            time_range=time_range,
-            scope_filters=scope,
-            retrieval_cfg=self.retrieval_cfg,
-            composition_cfg=self.composition_cfg,
-            request_id=request_id,
-            session_id=session_id,
-            trace=self.trace,
-        )
+        frame = PlanFrame(intent, self.retrieval_cfg, self.composition_cfg, request_id, session_id, self.trace)
+        memory_plan, resource_plan = frame.plans(message, search, expansions, time_range, scope)
         return PlannerOutput(
             intent=intent,
             intent_reason=intent_reason,
@@ -305,6 +318,7 @@ class Planner:
 # check), so they are re-exported.
 __all__ = [
     "Planner",
+    "PlanFrame",
     "PlannerOutput",
     "build_plans",
     "core_terms",
