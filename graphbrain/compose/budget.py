@@ -21,6 +21,9 @@ Tokens are counted on the rendered slots, exactly as ``ContextPackage.to_message
 evidence in its citable ``[E1] title — uri / snippet / (mode, score)`` form, the summary with its
 heading), so ``used_estimate`` is what the model is sent, message by message. Chat-template tokens per
 message (role markers) are the model's own and are not counted.
+
+The slot types and their rendering are in ``compose.slots``; the working state that the rules below
+change (slots, cached costs, the records of every cut) is ``compose.workspace.Workspace``.
 """
 
 from __future__ import annotations
