@@ -23,7 +23,6 @@ NLP_MAX_CHARS = 2000
 RECENT_TURNS_CONSIDERED = 4
 
 
-# =============================================================================================== cues
 @dataclass(frozen=True)
 class CueTable:
     """English cues (matched as whole words, case-insensitive, spaces flexible) and Chinese cues

@@ -248,7 +248,7 @@ class PlannerOutput:
 
 @dataclass
 class Planner:
-    """The planner with its configuration: ``plan`` runs every rule of this module for one message."""
+    """The planner with its configuration: ``plan`` runs every planner rule for one message."""
 
     retrieval_cfg: RetrievalConfig = field(default_factory=RetrievalConfig)
     composition_cfg: CompositionConfig = field(default_factory=CompositionConfig)
