@@ -21,48 +21,30 @@ Tokens are counted on the rendered slots, exactly as ``ContextPackage.to_message
 evidence in its citable ``[E1] title — uri / snippet / (mode, score)`` form, the summary with its
 heading), so ``used_estimate`` is what the model is sent, message by message. Chat-template tokens per
 message (role markers) are the model's own and are not counted.
+
+The slot types and their rendering are in ``compose.slots``; the working state that the rules below
+change (slots, cached costs, the records of every cut) is ``compose.workspace.Workspace``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
 
-from graphbrain.compose.tokens import TokenCounter, get_counter, truncate_to_tokens
-from graphbrain.config import CompositionConfig
-from graphbrain.contracts import (
-    Block,
-    ChatTurn,
-    Constraints,
-    ContextEvidence,
-    ContextPackage,
-    EvidenceProvenance,
-    EvidenceRef,
-    Mode,
-    Signals,
-    TokenBudget,
-    UserMessage,
+from graphbrain.compose.slots import (
+    ComposedSlots,
+    EvidenceDraft,
+    blocks_text,
+    evidence_text,
+    summary_text,
 )
+from graphbrain.compose.tokens import TokenCounter, get_counter, truncate_to_tokens
+from graphbrain.compose.workspace import EvidenceItem, Workspace
+from graphbrain.config import CompositionConfig
+from graphbrain.contracts import Block, ChatTurn, Constraints, TokenBudget, UserMessage
 from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.diversity import apply_diversity, effective_memory_share, ratio_select
 from graphbrain.retrieve.snippets import fit_chars
-
-# The fixed slot order of seed §4.1 (and of ContextPackage).
-SLOT_ORDER: tuple[str, ...] = (
-    "system_blocks",
-    "developer_blocks",
-    "working_summary",
-    "recent_turns",
-    "evidence",
-    "user_message",
-)
-
-# How ContextPackage.to_messages lays the slots out; the budget counts exactly these strings.
-BLOCK_SEPARATOR = "\n\n"
-SUMMARY_HEADING = "Working summary:\n"
-EVIDENCE_HEADING = "Evidence:\n"
-EVIDENCE_SEPARATOR = "\n\n"
 
 TRUNCATION_MARKER = "…"
 # A tool result in the recent window longer than this is cut: the window carries the conversation,
@@ -83,116 +65,6 @@ TRIM_PHASES: tuple[str, ...] = (
     "developer_blocks",
     "system_blocks",
 )
-
-EvidenceSource = Literal["memory", "resource"]
-
-
-@dataclass
-class EvidenceDraft:
-    """One fused, reranked evidence candidate, before selection and labelling.
-
-    ``covers_core``: it mentions the message's core entity or concept (seed §4.3). ``expansion_only``:
-    only expansion queries found it (long-tail evidence, the first to go when the budget is tight).
-    ``payload`` is carried through untouched for the caller (e.g. the retrieval Candidate).
-    """
-
-    id: str
-    source: EvidenceSource
-    snippet: str
-    score: float
-    source_uri: str
-    mode: Mode = Mode.hybrid
-    title: str | None = None
-    document_id: str | None = None
-    covers_core: bool = False
-    expansion_only: bool = False
-    signals: Signals = field(default_factory=Signals)
-    provenance: EvidenceProvenance = field(default_factory=EvidenceProvenance)
-    ref: EvidenceRef = field(default_factory=EvidenceRef)
-    payload: Any = None
-
-    def to_context(self, label: str, snippet: str | None = None) -> ContextEvidence:
-        ref = self.ref
-        if self.document_id and not ref.document_id:  # the draft's document is the ref's, unless told
-            ref = ref.model_copy(update={"document_id": self.document_id})
-        return ContextEvidence(
-            id=self.id,
-            label=label,
-            source=self.source,
-            source_uri=self.source_uri,
-            title=self.title,
-            snippet=self.snippet if snippet is None else snippet,
-            mode=self.mode,
-            score=self.score,
-            signals=self.signals,
-            provenance=self.provenance,
-            ref=ref,
-        )
-
-
-@dataclass
-class ComposedSlots:
-    """The composed slots in their fixed order plus the budget figures: the lead maps it onto a
-    ContextPackage (``constraints`` as is; ``dropped`` / ``why_selected`` / ``warnings`` into debug)."""
-
-    system_blocks: list[Block]
-    developer_blocks: list[Block]
-    working_summary: str
-    recent_turns: list[ChatTurn]
-    evidence: list[ContextEvidence]
-    user_message: UserMessage
-    constraints: Constraints
-    dropped: list[dict[str, Any]] = field(default_factory=list)
-    why_selected: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    over_limit: bool = False  # only when the user message alone exceeds token_limit
-
-    def slots(self) -> dict[str, Any]:
-        """The ContextPackage fields this composition fills: ``ContextPackage(..., **composed.slots())``."""
-        return {
-            "system_blocks": self.system_blocks,
-            "developer_blocks": self.developer_blocks,
-            "working_summary": self.working_summary,
-            "recent_turns": self.recent_turns,
-            "evidence": self.evidence,
-            "user_message": self.user_message,
-            "constraints": self.constraints,
-        }
-
-
-# ===================================================================================== rendering
-def render_evidence_item(ev: ContextEvidence) -> str:
-    """One evidence item in the citable form of seed §4.5 (as ``ContextPackage.render_evidence``)."""
-    head = f"[{ev.label}] {ev.title or ev.id} — {ev.source_uri}"
-    return f"{head}\n{ev.snippet}\n(mode={ev.mode.value}, score={ev.score:.2f})"
-
-
-def render_evidence(items: Sequence[ContextEvidence]) -> str:
-    return EVIDENCE_SEPARATOR.join(render_evidence_item(e) for e in items)
-
-
-def _blocks_text(blocks: Sequence[Block]) -> str:
-    return BLOCK_SEPARATOR.join(b.text for b in blocks)
-
-
-def _summary_text(summary: str) -> str:
-    return SUMMARY_HEADING + summary if summary else ""
-
-
-def _evidence_text(items: Sequence[ContextEvidence]) -> str:
-    return EVIDENCE_HEADING + render_evidence(items) if items else ""
-
-
-def measure_package(package: ContextPackage, counter: TokenCounter) -> dict[str, int]:
-    """Tokens per slot of a ContextPackage, counted the way ``compose_slots`` counts them."""
-    return {
-        "system_blocks": counter.count(_blocks_text(package.system_blocks)),
-        "developer_blocks": counter.count(_blocks_text(package.developer_blocks)),
-        "working_summary": counter.count(_summary_text(package.working_summary)),
-        "recent_turns": sum(counter.count(t.content) for t in package.recent_turns),
-        "evidence": counter.count(_evidence_text(package.evidence)),
-        "user_message": counter.count(package.user_message.content),
-    }
 
 
 # ======================================================================================= helpers
@@ -255,137 +127,8 @@ _REASON_MAP: dict[str, str] = {
 }
 
 
-@dataclass
-class _Ev:
-    draft: EvidenceDraft
-    snippet: str
-    order: int  # position in the incoming list: the tie-break among equal scores
-    reason: str = "score"  # why it was selected: "score" or "coverage"
-
-
-class _Composer:
-    """One composition: the working state of the slots and the records of every cut."""
-
-    def __init__(self, cfg: CompositionConfig, counter: TokenCounter) -> None:
-        self.cfg = cfg
-        self.counter = counter
-        self.dropped: list[dict[str, Any]] = []
-        self.truncation: list[dict[str, Any]] = []
-        self.warnings: list[str] = []
-        self._system: list[Block] = []
-        self._developer: list[Block] = []
-        self._summary = ""
-        self._turns: list[tuple[int, ChatTurn]] = []  # (index in the input, turn)
-        self._evidence: list[_Ev] = []  # kept sorted best first
-        self._user = ""
-        self._costs: dict[str, int] = {}  # per-slot token counts, dropped when the slot changes
-        self.protected: _Ev | None = None  # the coverage item
-        self.share = cfg.diversity.memory_share
-
-    # ------------------------------------------------------------------------------- slots
-    # Each slot is a property so that any change to it drops its cached token count.
-    @property
-    def system(self) -> list[Block]:
-        return self._system
-
-    @system.setter
-    def system(self, v: list[Block]) -> None:
-        self._system = v
-        self._costs.pop("system_blocks", None)
-
-    @property
-    def developer(self) -> list[Block]:
-        return self._developer
-
-    @developer.setter
-    def developer(self, v: list[Block]) -> None:
-        self._developer = v
-        self._costs.pop("developer_blocks", None)
-
-    @property
-    def summary(self) -> str:
-        return self._summary
-
-    @summary.setter
-    def summary(self, v: str) -> None:
-        self._summary = v
-        self._costs.pop("working_summary", None)
-
-    @property
-    def turns(self) -> list[tuple[int, ChatTurn]]:
-        return self._turns
-
-    @turns.setter
-    def turns(self, v: list[tuple[int, ChatTurn]]) -> None:
-        self._turns = v
-        self._costs.pop("recent_turns", None)
-
-    @property
-    def evidence(self) -> list[_Ev]:
-        return self._evidence
-
-    @evidence.setter
-    def evidence(self, v: list[_Ev]) -> None:
-        self._evidence = v
-        self._costs.pop("evidence", None)
-
-    @property
-    def user(self) -> str:
-        return self._user
-
-    @user.setter
-    def user(self, v: str) -> None:
-        self._user = v
-        self._costs.pop("user_message", None)
-
-    # ------------------------------------------------------------------------------- costs
-    def _labelled(self, items: Sequence[_Ev]) -> list[ContextEvidence]:
-        return [e.draft.to_context(f"E{i + 1}", e.snippet) for i, e in enumerate(items)]
-
-    def _evidence_cost(self, items: Sequence[_Ev]) -> int:
-        return self.counter.count(_evidence_text(self._labelled(items)))
-
-    def _item_tokens(self, e: _Ev) -> int:
-        return self.counter.count(render_evidence_item(e.draft.to_context("E0", e.snippet)))
-
-    def _slot_cost(self, slot: str) -> int:
-        c = self.counter
-        if slot == "system_blocks":
-            return c.count(_blocks_text(self.system))
-        if slot == "developer_blocks":
-            return c.count(_blocks_text(self.developer))
-        if slot == "working_summary":
-            return c.count(_summary_text(self.summary))
-        if slot == "recent_turns":
-            return sum(c.count(t.content) for _, t in self.turns)
-        if slot == "evidence":
-            return self._evidence_cost(self.evidence)
-        return c.count(self.user)
-
-    def costs(self) -> dict[str, int]:
-        """Tokens per slot, in slot order (each counted on its rendered form)."""
-        for slot in SLOT_ORDER:
-            if slot not in self._costs:
-                self._costs[slot] = self._slot_cost(slot)
-        return {slot: self._costs[slot] for slot in SLOT_ORDER}
-
-    def total(self) -> int:
-        return sum(self.costs().values())
-
-    def room_for(self, slot: str) -> int:
-        """Tokens the slot may use with every other slot as it is now."""
-        costs = self.costs()
-        return self.cfg.token_limit - (sum(costs.values()) - costs[slot])
-
-    def over(self) -> bool:
-        return self.total() > self.cfg.token_limit
-
-    # ------------------------------------------------------------------------------- records
-    def drop(self, slot: str, reason: str, tokens: int, **ident: Any) -> None:
-        self.dropped.append({"slot": slot, **ident, "reason": reason, "tokens": tokens})
-
-    def truncated(self, slot: str, reason: str, before: int, after: int, **ident: Any) -> None:
-        self.truncation.append({"slot": slot, **ident, "reason": reason, "from_tokens": before, "to_tokens": after})
+class _Composer(Workspace):
+    """The rules of one composition (caps, evidence selection, trimming) applied to its working state."""
 
     # ------------------------------------------------------------------------------- step 1: caps
     def cap_blocks(self, blocks: Sequence[Block], cap: int | None, slot: str) -> list[Block]:
@@ -397,7 +140,7 @@ class _Composer:
             tokens = self.counter.count(b.text)
             if not b.text.strip():
                 continue
-            if cap is None or (not full and self.counter.count(_blocks_text([*kept, b])) <= cap):
+            if cap is None or (not full and self.counter.count(blocks_text([*kept, b])) <= cap):
                 kept.append(b)
                 continue
             if not full:
@@ -415,7 +158,7 @@ class _Composer:
 
         def cost(text: str) -> int:
             shown = [*base, last.model_copy(update={"text": text})] if text else base
-            return self.counter.count(_blocks_text(shown))
+            return self.counter.count(blocks_text(shown))
 
         return cost
 
@@ -439,14 +182,7 @@ class _Composer:
             for i in group:
                 t = turns[i]
                 if r < keep_from:
-                    self.drop(
-                        "recent_turns",
-                        "cap:recent_turns_max",
-                        self.counter.count(t.content),
-                        index=i,
-                        turn_id=t.turn_id,
-                        role=t.role,
-                    )
+                    self.drop_turn(i, t, "cap:recent_turns_max")
                     continue
                 out.append((i, self._shorten_tool(i, t)))
         return out
@@ -464,8 +200,8 @@ class _Composer:
     # ------------------------------------------------------------------------------- step 2: evidence
     def select_evidence(self, drafts: Sequence[EvidenceDraft], adaptive: bool) -> None:
         cfg = self.cfg
-        pool: list[_Ev] = []
-        seen: dict[str, _Ev] = {}
+        pool: list[EvidenceItem] = []
+        seen: dict[str, EvidenceItem] = {}
         for n, d in enumerate(drafts):
             if d.title and len(d.title) > MAX_TITLE_CHARS:
                 d = replace(d, title=fit_chars(d.title, MAX_TITLE_CHARS))  # a copy: the caller's draft stays
@@ -480,7 +216,7 @@ class _Composer:
                         "to_chars": len(snippet),
                     }
                 )
-            e = _Ev(d, snippet, n)
+            e = EvidenceItem(d, snippet, n)
             prior = seen.get(d.id)
             if prior is not None:  # the same item twice: keep the better score (seed §3.4)
                 worse = e if e.draft.score <= prior.draft.score else prior
@@ -512,7 +248,7 @@ class _Composer:
         selected.sort(key=lambda e: (-e.draft.score, e.order))
         self.evidence = self._ensure_coverage(selected, pool)
 
-    def _caps_hold(self, items: Sequence[_Ev]) -> bool:
+    def _caps_hold(self, items: Sequence[EvidenceItem]) -> bool:
         docs: dict[str, int] = {}
         uris: dict[str, int] = {}
         for e in items:
@@ -523,7 +259,7 @@ class _Composer:
         div = self.cfg.diversity
         return all(v <= div.by_document for v in docs.values()) and all(v <= div.by_source_uri for v in uris.values())
 
-    def _ensure_coverage(self, selected: list[_Ev], pool: Sequence[_Ev]) -> list[_Ev]:
+    def _ensure_coverage(self, selected: list[EvidenceItem], pool: Sequence[EvidenceItem]) -> list[EvidenceItem]:
         """Seed §4.3: when any retrieved item covers the core entity/concept, one such item is selected.
 
         The best covering item not selected is added when there is room and the diversity caps allow it;
@@ -568,7 +304,7 @@ class _Composer:
         self.warnings.append("coverage: no covering evidence fits the diversity caps")
         return selected
 
-    def _undrop(self, e: _Ev) -> None:
+    def _undrop(self, e: EvidenceItem) -> None:
         self.dropped = [d for d in self.dropped if not (d["slot"] == "evidence" and d.get("id") == e.draft.id)]
 
     # ------------------------------------------------------------------------------- step 3: the limit
@@ -586,7 +322,7 @@ class _Composer:
                 return
             trims[phase]()
 
-    def _drop_evidence(self, e: _Ev, phase: str) -> None:
+    def _drop_evidence(self, e: EvidenceItem, phase: str) -> None:
         self.evidence = [x for x in self.evidence if x is not e]
         self.drop("evidence", "budget:token_limit", self._item_tokens(e), id=e.draft.id, phase=phase)
 
@@ -602,15 +338,7 @@ class _Composer:
         while self.turns and self.over():
             size = len(_rounds([t for _, t in self.turns])[0])
             for i, t in self.turns[:size]:
-                self.drop(
-                    "recent_turns",
-                    "budget:token_limit",
-                    self.counter.count(t.content),
-                    index=i,
-                    turn_id=t.turn_id,
-                    role=t.role,
-                    phase="recent_turns",
-                )
+                self.drop_turn(i, t, "budget:token_limit", phase="recent_turns")
             self.turns = self.turns[size:]
 
     def _trim_working_summary(self) -> None:
@@ -618,7 +346,7 @@ class _Composer:
             return
         before = self.counter.count(self.summary)
         room = self.room_for("working_summary")
-        cut = _fit(self.summary, self.counter, room, lambda t: self.counter.count(_summary_text(t)))
+        cut = _fit(self.summary, self.counter, room, lambda t: self.counter.count(summary_text(t)))
         if cut:
             self.truncated("working_summary", "budget:token_limit", before, self.counter.count(cut))
         else:
@@ -640,7 +368,7 @@ class _Composer:
         draft, order = last.draft, last.order
 
         def cost(snippet: str) -> int:
-            return self._evidence_cost([_Ev(draft, snippet, order)])
+            return self._evidence_cost([EvidenceItem(draft, snippet, order)])
 
         cut = _fit(last.snippet, self.counter, room, cost)
         if cut:
@@ -703,11 +431,11 @@ def compose_slots(
 
     # What the input would cost as given: the "trimmed" figure is measured against it.
     input_total = (
-        counter.count(_blocks_text(system_blocks))
-        + counter.count(_blocks_text(developer_blocks))
-        + counter.count(_summary_text(working_summary.strip()))
+        counter.count(blocks_text(system_blocks))
+        + counter.count(blocks_text(developer_blocks))
+        + counter.count(summary_text(working_summary.strip()))
         + sum(counter.count(t.content) for t in recent_turns)
-        + counter.count(_evidence_text([d.to_context(f"E{i + 1}") for i, d in enumerate(evidence)]))
+        + counter.count(evidence_text([d.to_context(f"E{i + 1}") for i, d in enumerate(evidence)]))
         + counter.count(user_message)
     )
 
@@ -783,13 +511,11 @@ def compose_slots(
     )
 
 
+# compose_slots takes EvidenceDrafts and returns ComposedSlots: its callers get both from here.
 __all__ = [
-    "SLOT_ORDER",
+    "TOOL_OUTPUT_MAX_TOKENS",
     "TRIM_PHASES",
     "ComposedSlots",
     "EvidenceDraft",
     "compose_slots",
-    "measure_package",
-    "render_evidence",
-    "render_evidence_item",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from acceptance_seed import Demo
 
-from graphbrain.compose.budget import SLOT_ORDER
+from graphbrain.compose.slots import SLOT_ORDER
 
 MESSAGE = {"en": "What did we decide for the memory store?", "zh": "我们对记忆存储做了什么决定？"}
 # Block types in their fixed order within system_blocks (seed §4.1 1).

@@ -10,16 +10,8 @@ from typing import Any
 
 import pytest
 
-from graphbrain.compose.budget import (
-    SLOT_ORDER,
-    TOOL_OUTPUT_MAX_TOKENS,
-    TRIM_PHASES,
-    ComposedSlots,
-    EvidenceDraft,
-    compose_slots,
-    measure_package,
-    render_evidence,
-)
+from graphbrain.compose.budget import TOOL_OUTPUT_MAX_TOKENS, TRIM_PHASES, compose_slots
+from graphbrain.compose.slots import SLOT_ORDER, ComposedSlots, EvidenceDraft, measure_package, render_evidence
 from graphbrain.compose.tokens import EstimateCounter, TokenCounter, get_counter
 from graphbrain.config import CompositionConfig, CompositionDiversityConfig
 from graphbrain.contracts import Block, ChatTurn, ContextPackage, Mode

@@ -8,22 +8,11 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from graphbrain.compose.plan import (
-    Expansion,
-    Planner,
-    ScopeFilters,
-    build_plans,
-    classify_intent,
-    core_terms,
-    expand_queries,
-    expansion_query_indexes,
-    is_chit_chat,
-    mentions_core,
-    parse_scope,
-    parse_time_range,
-    should_search_resources,
-    split_subtopics,
-)
+from graphbrain.compose.expand import Expansion, core_terms, expand_queries, mentions_core, split_subtopics
+from graphbrain.compose.intent import classify_intent, is_chit_chat, should_search_resources
+from graphbrain.compose.plan import Planner, build_plans, expansion_query_indexes
+from graphbrain.compose.scope import ScopeFilters, parse_scope
+from graphbrain.compose.time import parse_time_range
 from graphbrain.config import CompositionConfig, QueryExpansionConfig, RetrievalConfig
 from graphbrain.contracts import MAX_QUERY_CHARS, Mode, RetrievalPlan
 from graphbrain.errors import InputError

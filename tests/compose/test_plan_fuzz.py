@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from graphbrain.compose.plan import Planner, parse_time_range
+from graphbrain.compose.plan import Planner
+from graphbrain.compose.time import parse_time_range
 from graphbrain.config import RetrievalConfig
 from graphbrain.contracts import MAX_QUERY_CHARS, Mode, RetrievalPlan
 from graphbrain.errors import InputError, PlanError

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from graphbrain import Brain
-from graphbrain.compose.budget import render_evidence
+from graphbrain.compose.slots import render_evidence
 from graphbrain.compose.tokens import get_counter
 from graphbrain.config import BrainConfig
 from graphbrain.contracts import ContextPackage
