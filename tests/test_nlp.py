@@ -22,7 +22,7 @@ from graphbrain.nlp import (
     structural_entities,
     tokenize,
 )
-from graphbrain.nlp.text import content_tokens, light_stem
+from graphbrain.nlp.tokens import content_tokens, light_stem
 
 
 def by_kind(text: str, kind: str) -> list[str]:

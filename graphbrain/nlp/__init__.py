@@ -4,6 +4,13 @@ Importing the package loads nothing; pipelines load on first use (see ``pipeline
 """
 
 from graphbrain.nlp import dates
+from graphbrain.nlp.candidate import EntityCandidate, EntityKind, EntitySignal
+from graphbrain.nlp.canonical import canonicalize, normalize_url
+from graphbrain.nlp.chars import has_cjk
+from graphbrain.nlp.detection import entity_candidates
+from graphbrain.nlp.english import english_docs
+from graphbrain.nlp.key_terms import keywords
+from graphbrain.nlp.language import Language, detect_language
 from graphbrain.nlp.pipelines import (
     PipelineInfo,
     get_pipeline,
@@ -11,30 +18,10 @@ from graphbrain.nlp.pipelines import (
     pipeline_info,
     set_default_config,
 )
-from graphbrain.nlp.text import (
-    EN_STOP_WORDS,
-    STOP_WORDS,
-    ZH_STOP_WORDS,
-    EntityCandidate,
-    EntityKind,
-    EntitySignal,
-    Language,
-    canonicalize,
-    content_tokens,
-    detect_language,
-    english_docs,
-    entity_candidates,
-    estimate_tokens,
-    has_cjk,
-    is_question,
-    keywords,
-    light_stem,
-    normalize_url,
-    question_cue,
-    remember_spans,
-    structural_entities,
-    tokenize,
-)
+from graphbrain.nlp.questions import is_question, question_cue
+from graphbrain.nlp.shapes import remember_spans, structural_entities
+from graphbrain.nlp.stopwords import EN_STOP_WORDS, STOP_WORDS, ZH_STOP_WORDS
+from graphbrain.nlp.tokens import content_tokens, estimate_tokens, light_stem, tokenize
 
 __all__ = [
     "EN_STOP_WORDS",

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from py_rust_stemmers import SnowballStemmer
 
-from graphbrain.nlp.text import tokenize
+from graphbrain.nlp.tokens import tokenize
 
 __all__ = ["MAX_QUERY_TERMS", "index_terms", "query_terms", "search_document", "stem"]
 

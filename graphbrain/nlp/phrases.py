@@ -22,10 +22,13 @@ from collections.abc import Iterable
 
 from graphbrain.config import NlpConfig
 from graphbrain.nlp import pipelines
+from graphbrain.nlp.candidate import EntityCandidate
+from graphbrain.nlp.canonical import canonicalize
 from graphbrain.nlp.chars import has_cjk
+from graphbrain.nlp.english import english_doc
+from graphbrain.nlp.language import detect_language
 from graphbrain.nlp.lemmas import lemma
 from graphbrain.nlp.stopwords import EN_STOP_WORDS, ZH_STOP_WORDS
-from graphbrain.nlp.text import EntityCandidate, canonicalize, detect_language, english_doc
 
 __all__ = ["known_phrases", "phrases"]
 

@@ -12,10 +12,11 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Collection
-from typing import IO, NamedTuple
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from graphbrain.errors import InputError
+from graphbrain.redirects import HttpRedirects
 
 __all__ = ["ALLOWED_CONTENT_TYPES", "DEFAULT_MAX_BYTES", "DEFAULT_TIMEOUT", "Fetched", "fetch_url"]
 
@@ -34,7 +35,6 @@ ALLOWED_CONTENT_TYPES = frozenset(
     }
 )
 _READ_SIZE = 64 * 1024
-_MAX_REDIRECTS = 5
 USER_AGENT = "graphbrain-fetch/0.1"
 
 
@@ -42,25 +42,6 @@ class Fetched(NamedTuple):
     data: bytes
     content_type: str  # the full header value, parameters included ("text/html; charset=utf-8")
     final_url: str  # after redirects
-
-
-class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
-    """Follow at most a few redirects, and only to http(s): never to file:// or ftp://."""
-
-    max_redirections = _MAX_REDIRECTS
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: http.client.HTTPMessage,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        if urlsplit(newurl).scheme.lower() not in ("http", "https"):
-            raise InputError(f"{req.full_url}: redirected to a non-http(s) URL {newurl!r}")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
 def _fail(url: str, reason: str) -> InputError:
@@ -91,7 +72,7 @@ def fetch_url(
     if not host:
         raise _fail(url, "the URL has no host")
     deadline = time.monotonic() + timeout
-    opener = urllib.request.build_opener(_HttpOnlyRedirects())
+    opener = urllib.request.build_opener(HttpRedirects())
     request = urllib.request.Request(
         url, headers={"User-Agent": USER_AGENT, "Accept": ", ".join(sorted(allowed_types)) + ", */*;q=0.1"}
     )

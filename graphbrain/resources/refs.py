@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from graphbrain.nlp.text import normalize_url
+from graphbrain.nlp.canonical import normalize_url
 
 
 def normalise_url(uri: str) -> str:

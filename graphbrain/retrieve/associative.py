@@ -15,7 +15,7 @@ index query per side and model.
 from __future__ import annotations
 
 from graphbrain.contracts import Mode
-from graphbrain.nlp.text import is_cjk
+from graphbrain.nlp.chars import is_cjk
 from graphbrain.retrieve.base import QueryJob, Retriever
 from graphbrain.retrieve.exact import ExactRetriever
 from graphbrain.retrieve.fuse import RankedList

@@ -23,22 +23,7 @@ Steps, in order:
 9. **Evidence**: snippets per ``output`` (never longer than ``max_snippet_chars``), signals, provenance,
    the ``ref`` back to dialog and document ids; ``stats``, ``explain`` and ``warnings`` as they happened.
 
-Sides and filters. A query searches memory items (``memory``), turns (``turns``: Message nodes) and
-resources (``resources``: Chunk nodes). Each filter applies to some sides only (``FILTER_SIDES``):
-
-- ``document_ids``, ``tag_ids``, ``topic_ids`` (by id or name), ``source_type``, ``source_uri_prefix``:
-  resources only. They are *restricting*: when given, the memory and turn sides are skipped, unless
-  ``scope`` names them (then the filter is ignored there, and ``ignored_fields`` says so).
-- ``types``, ``status``: memory only, restricting in the same way. ``status`` defaults to ``['active']``.
-- ``session_ids``: memory (the item's source session) and turns; restricting (resources have no session).
-- ``language``: turns and resources; a memory item has no language, so there it is ignored and named.
-  ``zh`` or ``en`` also admits ``mixed`` text (detect_language's label for Chinese-English text).
-- ``time_range``: all sides (resources: the document's ``updated_at``; memory: ``updated_at``; turns:
-  the message's ``at``), bounds inclusive.
-- ``scope`` (graphbrain extension): the sides to search, default all three (less any a restricting
-  filter rules out).
-- The namespace is always the caller's ``namespace`` argument; a plan ``namespace`` that differs is
-  ignored and warned about. An empty filter list counts as not given.
+Sides and filters: see ``retrieve.filters`` (which filter applies to which side, and why).
 
 Budget and ranking fields the plan leaves out take ``policies.retrieval`` from the config (``top_k``,
 ``candidate_k``, ``per_mode_k``, ``diversity``, ``fusion``, ``rerank``). ``candidate_k`` is the size of
@@ -53,34 +38,23 @@ current minute, UTC), so the same plan against the same data gives the same pack
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from graphbrain.config import BrainConfig, NlpConfig, RetrievalConfig
 from graphbrain.contracts import (
-    Evidence,
-    EvidenceKind,
-    EvidenceMetadata,
     EvidencePack,
-    Filters,
-    Fusion,
     Mode,
     ModeStats,
     Output,
     PackExplain,
     PackStats,
-    Provenance,
     Query,
-    Raw,
     RetrievalPlan,
-    Signals,
-    SourceType,
     TimeRange,
     utcnow,
 )
@@ -92,16 +66,20 @@ from graphbrain.retrieve.base import SIDE_FILE, SIDES, QueryJob, RetrievalContex
 from graphbrain.retrieve.bridges import add_bridges, reach_bridges
 from graphbrain.retrieve.candidate import Candidate, Side
 from graphbrain.retrieve.diversity import apply_diversity
+from graphbrain.retrieve.evidence import fill, to_evidence
 from graphbrain.retrieve.exact import ExactRetriever
+from graphbrain.retrieve.filters import Report, dedup, resolve_sides, scope_explain
 from graphbrain.retrieve.fuse import RankedList, fuse
 from graphbrain.retrieve.hybrid import HybridRetriever
 from graphbrain.retrieve.neighbours import NEIGHBOUR_POOL, read_neighbours, spread
 from graphbrain.retrieve.relational import RelationalRetriever
 from graphbrain.retrieve.rerank import TIE_EPSILON, get_reranker, tie_break
 from graphbrain.retrieve.semantic import SemanticRetriever
+from graphbrain.retrieve.settings import Settings, plan_id_of, plan_json, sent
 from graphbrain.retrieve.sifting import evidence_fit, merge_sources
-from graphbrain.retrieve.snippets import make_snippet
 from graphbrain.store.base import Row, Store, Tx
+
+__all__ = ["PROTOCOL_VERSION", "RETRIEVERS", "Executor", "Settings", "head_size", "plan_id_of", "plan_json"]
 
 PROTOCOL_VERSION = "0.1"
 
@@ -112,43 +90,6 @@ RETRIEVERS: dict[Mode, type[Retriever]] = {
     Mode.relational: RelationalRetriever,
     Mode.associative: AssociativeRetriever,
 }
-
-# scope names (wire) <-> sides (internal)
-SIDE_OF_SCOPE: dict[str, Side] = {"memory": "memory", "turns": "turn", "resources": "resource"}
-SCOPE_OF_SIDE: dict[Side, str] = {v: k for k, v in SIDE_OF_SCOPE.items()}
-
-_ALL: frozenset[Side] = frozenset(SIDES)
-FILTER_SIDES: dict[str, frozenset[Side]] = {
-    "document_ids": frozenset({"resource"}),
-    "tag_ids": frozenset({"resource"}),
-    "topic_ids": frozenset({"resource"}),
-    "source_type": frozenset({"resource"}),
-    "source_uri_prefix": frozenset({"resource"}),
-    "language": frozenset({"turn", "resource"}),
-    "time_range": _ALL,
-    "types": frozenset({"memory"}),
-    "status": frozenset({"memory"}),
-    "session_ids": frozenset({"memory", "turn"}),
-}
-# Filters whose presence narrows the sides searched (a side that cannot honour them is skipped).
-RESTRICTING = frozenset(FILTER_SIDES) - {"language", "time_range"}
-
-# Why a filter does not apply to a side (for ignored_fields).
-_NOT_ON_SIDE: dict[str, str] = {
-    "document_ids": "applies to resources only",
-    "tag_ids": "applies to resources only",
-    "topic_ids": "applies to resources only",
-    "source_type": "applies to resources only",
-    "source_uri_prefix": "applies to resources only",
-    "language": "memory items carry no language",
-    "types": "applies to memory items only",
-    "status": "applies to memory items only",
-    "session_ids": "documents belong to no session",
-}
-
-DEFAULT_STATUS = ["active"]
-# Language labels that also admit detect_language's "mixed" (Chinese-English) text.
-_MIXED_ADMITS = frozenset({"zh", "en"})
 
 # prefer_time ({"from", "to"}, either optional): the reranker lifts evidence from that time, any mode.
 VECTOR_HINTS = frozenset({"min_similarity", "prefer_time"})
@@ -163,128 +104,6 @@ HONOURED_HINTS: dict[Mode, frozenset[str]] = {
 
 MAX_DROPPED_LISTED = 100  # explain.dropped lists this many items; the counts are always complete
 EXPANSION_LIMIT = 50  # hits kept per associative list (candidate_k for the others)
-_SOURCE_TYPES = frozenset({"url", "file", "manual", "memory_snapshot", "other"})
-_KINDS: dict[Side, EvidenceKind] = {
-    "memory": "memory_chunk",
-    "turn": "memory_chunk",
-    "resource": "resource_section",
-}
-
-
-# ---------------------------------------------------------------------------------------- helpers
-def _dedup(items: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(items))
-
-
-def _set(model: Any, name: str) -> bool:
-    return name in model.model_fields_set
-
-
-def _list_or_none(values: Sequence[Any] | None) -> list[Any] | None:
-    """A filter list, or None when it is absent or empty (an empty list counts as not given)."""
-    return list(values) if values else None
-
-
-def _languages(values: Sequence[str] | None) -> list[str] | None:
-    if not values:
-        return None
-    langs = [v.strip().lower() for v in values if v.strip()]
-    if any(v in _MIXED_ADMITS for v in langs):
-        langs.append("mixed")
-    return _dedup(langs) or None
-
-
-def plan_json(plan: RetrievalPlan) -> dict[str, Any]:
-    """The plan as received: the fields that were sent (unknown ones included), JSON-ready."""
-    return plan.model_dump(mode="json", by_alias=True, exclude_unset=True)
-
-
-def plan_id_of(data: Mapping[str, Any]) -> str:
-    blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "plan_" + hashlib.sha256(blob.encode("utf-8")).hexdigest()[:24]
-
-
-@dataclass
-class Settings:
-    """The plan's budget and ranking with the config's policies filling what the plan left out."""
-
-    top_k: int
-    candidate_k: int
-    per_mode_k: dict[Mode, int]
-    by_document: int | None
-    by_source: int | None
-    by_section: int | None
-    fusion: Fusion
-    rerank_enabled: bool
-    rerank_model: str | None
-    rerank_top_n: int
-
-    @classmethod
-    def of(cls, plan: RetrievalPlan, cfg: RetrievalConfig) -> Settings:
-        budget, ranking = plan.budget, plan.ranking
-        div = budget.diversity
-        div_sent = _set(budget, "diversity")
-
-        def cap(name: str) -> int | None:
-            source = div if div_sent and _set(div, name) else cfg.diversity
-            value: int | None = getattr(source, name)
-            return value
-
-        fusion = ranking.fusion if _set(ranking, "fusion") else Fusion()
-        fusion = Fusion(
-            method=fusion.method if _set(fusion, "method") else cfg.fusion.method,
-            rrf_k=fusion.rrf_k if _set(fusion, "rrf_k") else cfg.fusion.rrf_k,
-            weights=dict(fusion.weights) if _set(fusion, "weights") else dict(cfg.fusion.weights),
-        )
-        rr = ranking.rerank
-        return cls(
-            top_k=budget.top_k if _set(budget, "top_k") else cfg.top_k,
-            candidate_k=budget.candidate_k if _set(budget, "candidate_k") else cfg.candidate_k,
-            per_mode_k=dict(budget.per_mode_k)
-            if _set(budget, "per_mode_k")
-            else {Mode(k): v for k, v in cfg.per_mode_k.model_dump().items()},
-            by_document=cap("by_document"),
-            by_source=cap("by_source"),
-            by_section=cap("by_section"),
-            fusion=fusion,
-            rerank_enabled=rr.enabled if _set(rr, "enabled") else cfg.rerank.enabled,
-            rerank_model=rr.model if _set(rr, "model") and rr.model else cfg.rerank.model,
-            rerank_top_n=rr.top_n if _set(rr, "top_n") else cfg.rerank.top_n,
-        )
-
-
-@dataclass
-class Report:
-    """What explain and warnings will say, gathered while the plan runs."""
-
-    ignored: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    # filter name -> query index -> (value, sides, default?)
-    applied: dict[str, dict[int, tuple[Any, set[Side], bool]]] = field(default_factory=dict)
-    implied_scope: dict[int, tuple[list[Side], list[str]]] = field(default_factory=dict)
-
-    def apply(self, name: str, query: int, value: Any, side: Side, default: bool = False) -> None:
-        per_query = self.applied.setdefault(name, {})
-        _, sides, _ = per_query.setdefault(query, (value, set(), default))
-        sides.add(side)
-
-    def filters_applied(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name, per_query in self.applied.items():
-            queries = sorted(per_query)
-            values = [per_query[q][0] for q in queries]
-            entry: dict[str, Any] = {
-                "sides": sorted({SCOPE_OF_SIDE[s] for q in queries for s in per_query[q][1]}),
-                "queries": queries,
-            }
-            if all(v == values[0] for v in values):
-                entry["value"] = values[0]
-            else:
-                entry["value_by_query"] = {str(q): v for q, v in zip(queries, values, strict=True)}
-            if all(per_query[q][2] for q in queries):
-                entry["default"] = True
-            out[name] = entry
-        return out
 
 
 @dataclass
@@ -346,7 +165,7 @@ class Executor:
         fused, fusion_explain = fuse(lists, settings.fusion)
         kept, dropped, rerank_explain = self._select(ctx, fused, parsed, settings, report)
         self._check_output(parsed.output, report)
-        evidences = [self._evidence(c, parsed, generated_at) for c in kept]
+        evidences = [to_evidence(c, parsed, generated_at) for c in kept]
 
         returned = Counter(ev.provenance.mode.value for ev in evidences)
         by_mode = {
@@ -363,10 +182,10 @@ class Executor:
             rerank=rerank_explain,
             filters_applied={"namespace": {"value": namespace}, **report.filters_applied()},
             diversity=_diversity_explain(settings, dropped),
-            ignored_fields=_dedup(report.ignored),
+            ignored_fields=dedup(report.ignored),
             dropped=dropped[:MAX_DROPPED_LISTED],
         )
-        self._scope_explain(report, explain)
+        scope_explain(report, explain)
         return EvidencePack(
             version=PROTOCOL_VERSION,
             plan=received,
@@ -381,7 +200,7 @@ class Executor:
                 by_mode=by_mode,
             ),
             explain=explain,
-            warnings=_dedup(report.warnings + ctx.warnings),
+            warnings=dedup(report.warnings + ctx.warnings),
         )
 
     def _select(
@@ -484,13 +303,13 @@ class Executor:
         report: Report,
     ) -> QueryJob:
         merged = plan.global_filters.merged(query.filters)
-        sides, params = self._resolve(index, query, merged, namespace, report)
+        sides, params = resolve_sides(index, query, merged, namespace, report)
         for key in sorted(query.hints):
             # origin / reason are the planner's notes on where a query came from: informational only.
             if key not in HONOURED_HINTS[query.mode] and key not in INFORMATIONAL_HINTS:
                 report.ignored.append(f"queries[{index}].hints.{key}")
         weight = query.weight
-        if query.mode == Mode.associative and not _set(query, "weight"):
+        if query.mode == Mode.associative and not sent(query, "weight"):
             weight = self.config.query_expansion.max_weight
         limit = settings.candidate_k
         if query.mode == Mode.associative:
@@ -508,107 +327,6 @@ class Executor:
             else settings.candidate_k,
             hints=dict(query.hints),
         )
-
-    def _resolve(
-        self, index: int, query: Query, f: Filters, namespace: str, report: Report
-    ) -> tuple[tuple[Side, ...], dict[Side, dict[str, Any]]]:
-        """The sides one query searches and each side's Cypher parameters; records applied / ignored."""
-        given = {
-            name: value
-            for name in FILTER_SIDES
-            if (value := getattr(f, name)) is not None and not (isinstance(value, list) and not value)
-        }
-
-        def origin(name: str) -> str:
-            own = query.filters is not None and getattr(query.filters, name) is not None
-            return f"queries[{index}].filters.{name}" if own else f"global_filters.{name}"
-
-        if f.scope:
-            sides = {SIDE_OF_SCOPE[s] for s in f.scope}
-            for side in sides:
-                report.apply("scope", index, sorted(set(f.scope)), side)
-        else:
-            sides = set(SIDES)
-            narrowing = [n for n in given if n in RESTRICTING]
-            for name in narrowing:
-                sides &= FILTER_SIDES[name]
-            if narrowing and sides != set(SIDES):
-                report.implied_scope[index] = ([s for s in SIDES if s in sides], narrowing)
-            if not sides:
-                report.warnings.append(
-                    f"queries[{index}]: the filters {', '.join(narrowing)} apply to no common side, so "
-                    "nothing was searched; name the side(s) to search in filters.scope"
-                )
-        ordered = tuple(s for s in SIDES if s in sides)
-        for name in given:
-            for side in ordered:
-                if side not in FILTER_SIDES[name]:
-                    report.ignored.append(f"{origin(name)} ({SCOPE_OF_SIDE[side]}: {_NOT_ON_SIDE[name]})")
-
-        params: dict[Side, dict[str, Any]] = {}
-        for side in ordered:
-            params[side] = self._side_params(index, side, f, given, namespace, report)
-        return ordered, params
-
-    def _side_params(
-        self, index: int, side: Side, f: Filters, given: Mapping[str, Any], namespace: str, report: Report
-    ) -> dict[str, Any]:
-        """Every parameter a ``retrieve/*_<side>`` query takes; None turns a filter off."""
-        on = {name for name in given if side in FILTER_SIDES[name]}
-        for name in sorted(on):
-            value = getattr(f, name)
-            shown = value
-            if name == "time_range":
-                shown = value.model_dump(mode="json", by_alias=True, exclude_none=True)
-            elif name == "types":
-                shown = [t.value for t in value]
-            report.apply(name, index, shown, side)
-        tr = f.time_range if "time_range" in on else None
-        params: dict[str, Any] = {
-            "namespace": namespace,
-            "time_from": tr.from_ if tr else None,
-            "time_to": tr.to if tr else None,
-        }
-        if side == "memory":
-            statuses = _list_or_none(f.status) if "status" in on else None
-            if statuses is None:
-                statuses = list(DEFAULT_STATUS)
-                report.apply("status", index, DEFAULT_STATUS, side, default=True)
-            params |= {
-                "types": [t.value for t in f.types] if "types" in on and f.types else None,
-                "statuses": statuses,
-                "session_ids": _list_or_none(f.session_ids) if "session_ids" in on else None,
-            }
-        elif side == "turn":
-            params |= {
-                "session_ids": _list_or_none(f.session_ids) if "session_ids" in on else None,
-                "languages": _languages(f.language) if "language" in on else None,
-            }
-        else:
-            params |= {
-                "document_ids": _list_or_none(f.document_ids) if "document_ids" in on else None,
-                "tag_ids": _list_or_none(f.tag_ids) if "tag_ids" in on else None,
-                "topic_ids": _list_or_none(f.topic_ids) if "topic_ids" in on else None,
-                "source_types": _list_or_none(f.source_type) if "source_type" in on else None,
-                "uri_prefixes": _list_or_none(f.source_uri_prefix) if "source_uri_prefix" in on else None,
-                "languages": _languages(f.language) if "language" in on else None,
-            }
-        return params
-
-    def _scope_explain(self, report: Report, explain: PackExplain) -> None:
-        """Report sides narrowed by restricting filters as an implied scope (so no skip goes unsaid)."""
-        if not report.implied_scope:
-            return
-        implied = sorted(report.implied_scope.items())
-        entry: dict[str, Any] = {
-            "queries": [q for q, _ in implied],
-            "value_by_query": {str(q): [SCOPE_OF_SIDE[s] for s in sides] for q, (sides, _) in implied},
-            "implied_by": {str(q): names for q, (_, names) in implied},
-        }
-        if "scope" in explain.filters_applied:
-            explain.filters_applied["scope"]["implied"] = entry
-        else:
-            explain.filters_applied["scope"] = {"implied": entry}
 
     # ------------------------------------------------------------------------------------ search
     def _embed(self, ctx: RetrievalContext, jobs: Sequence[QueryJob], report: Report) -> None:
@@ -662,7 +380,7 @@ class Executor:
             if row is None:
                 gone.append({"id": c.id, "reason": "gone", "rule": "deleted meanwhile", "score": c.score})
                 continue
-            _fill(c, row)
+            fill(c, row)
             pool.append(c)
         return pool, gone
 
@@ -706,49 +424,10 @@ class Executor:
 
     def _query_entities(self, text: str, report: Report) -> list[str]:
         try:
-            return _dedup([c.canonical for c in entity_candidates(text, cfg=self.nlp)])
+            return dedup([c.canonical for c in entity_candidates(text, cfg=self.nlp)])
         except Exception as e:  # entity detection only sharpens the rerank; never fail retrieval on it
             report.warnings.append(f"entity detection failed, the reranker used no query entities: {e}")
             return []
-
-    # ------------------------------------------------------------------------------------ evidence
-    def _evidence(self, c: Candidate, plan: RetrievalPlan, retrieved_at: datetime) -> Evidence:
-        out = plan.output
-        if out.include_snippets:
-            snippet, policy = make_snippet(c, out.snippet_policy, out.max_snippet_chars)
-        else:
-            snippet, policy = "", out.snippet_policy
-        meta = {k: v for k, v in c.metadata.items() if k != "node_id"}
-        if plan.debug.trace:
-            meta["hits"] = c.hits
-            meta["features"] = c.features
-        raw = None
-        if out.include_raw:
-            raw = Raw(content_ref=_content_ref(c), content_hash=c.content_hash or _sha256(c.text))
-        return Evidence(
-            id=c.id,
-            kind=_KINDS[c.side],
-            document_id=c.document_id,
-            section_id=c.section_id,
-            title=c.title,
-            source_uri=c.source_uri,
-            source_type=_source_type(c.source_type),
-            snippet=snippet,
-            snippet_policy=policy,
-            language=c.language,
-            score=c.score,
-            signals=Signals(**c.signals) if out.include_signals else Signals(),
-            provenance=Provenance(
-                mode=c.mode,
-                query_text=c.query_text,
-                query_index=c.query_index,
-                retrieved_at=retrieved_at,
-                path=c.path if out.include_provenance else None,
-            ),
-            metadata=EvidenceMetadata(**meta),
-            raw=raw,
-            ref=_ref(c),
-        )
 
 
 # ---------------------------------------------------------------------------------------- free helpers
@@ -795,112 +474,4 @@ def preferred_time(plan: RetrievalPlan, report: Report) -> tuple[datetime | None
 def rerank_query(plan: RetrievalPlan) -> str:
     """The text the reranker scores against: the plan's heaviest queries (the question, not expansions)."""
     top = max(q.weight for q in plan.queries)
-    return "\n".join(_dedup([q.text for q in plan.queries if q.weight == top]))
-
-
-def _source_type(value: str) -> SourceType:
-    return cast(SourceType, value) if value in _SOURCE_TYPES else "other"
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _iso(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, datetime) else value
-
-
-def _content_ref(c: Candidate) -> str:
-    node = c.metadata.get("node_id")
-    if c.side == "resource":
-        return f"graphbrain://chunk/{node}"
-    return c.source_uri
-
-
-def _fill(c: Candidate, row: Row) -> None:
-    """Hydrate one candidate in place from its ``retrieve/hydrate_*`` row."""
-    if c.side == "memory":
-        c.text = row.get("text") or ""
-        c.title = row.get("key")
-        c.source_uri = f"graphbrain://memory/{row['id']}"
-        c.source_type = "other"
-        c.memory_type = row.get("type")
-        c.memory_key = row.get("key")
-        c.status = row.get("status")
-        c.confidence = row.get("confidence")
-        c.session_id = row.get("session_id")
-        c.turn_id = row.get("turn_id")
-        c.message_id = row.get("message_id")
-        c.at = row.get("updated_at")
-        c.entities = list(row.get("entities") or [])
-        c.metadata |= {
-            "memory_type": c.memory_type,
-            "key": c.memory_key,
-            "status": c.status,
-            "confidence": c.confidence,
-            "version": row.get("version"),
-            "updated_at": _iso(row.get("updated_at")),
-        }
-    elif c.side == "turn":
-        c.text = row.get("content") or ""
-        c.session_id = row.get("session_id")
-        c.turn_id = row.get("turn_id")
-        c.language = row.get("language")
-        c.at = row.get("at")
-        c.title = f"{row.get('role')} · session {row.get('session_id')} · turn {row.get('turn_id')}"
-        c.source_uri = f"graphbrain://turn/{row.get('turn_node_id')}#{row.get('message_id')}"
-        c.source_type = "other"
-        c.entities = sorted(set(row.get("message_entities") or []) | set(row.get("turn_entities") or []))
-        c.speaker = row.get("speaker") or None
-        c.filler = bool(row.get("filler"))
-        c.metadata |= {
-            "role": row.get("role"),
-            "turn_node_id": row.get("turn_node_id"),
-            "message_id": row.get("message_id"),
-            "seq": row.get("seq"),
-            "position": row.get("position"),
-            "at": _iso(row.get("at")),
-        }
-    else:
-        c.text = row.get("text") or ""
-        c.title = row.get("title")
-        c.source_uri = row.get("source_uri") or ""
-        c.source_type = row.get("source_type") or "other"
-        c.language = row.get("language")
-        c.at = row.get("updated_at")
-        c.l0 = row.get("l0") or None
-        c.l1 = row.get("l1") or None
-        c.tags = list(row.get("tags") or [])
-        c.topics = list(row.get("topics") or [])
-        c.entities = list(row.get("entities") or [])
-        c.content_hash = row.get("content_hash")
-        c.metadata |= {
-            "chunk_index": row.get("chunk_index"),
-            "offset_start": row.get("offset_start"),
-            "offset_end": row.get("offset_end"),
-            "page": row.get("page"),
-            "section_title": row.get("section_title"),
-            "heading_path": row.get("heading_path"),
-            "tags": c.tags,
-            "topics": c.topics,
-        }
-
-
-def _ref(c: Candidate) -> dict[str, Any]:
-    """Where the evidence came from, in dialog and document ids, so callers can map it back."""
-    if c.side == "memory":
-        return {
-            "memory_item_id": c.memory_item_id,
-            "session_id": c.session_id,
-            "turn_id": c.turn_id,
-            "message_id": c.message_id,
-        }
-    if c.side == "turn":
-        return {
-            "session_id": c.session_id,
-            "turn_id": c.turn_id,
-            "message_id": c.metadata.get("message_id"),
-            "turn_node_id": c.metadata.get("turn_node_id"),
-            "message_node_id": c.metadata.get("node_id"),
-        }
-    return {"document_id": c.document_id, "section_id": c.section_id, "chunk_id": c.metadata.get("node_id")}
+    return "\n".join(dedup([q.text for q in plan.queries if q.weight == top]))

@@ -24,12 +24,13 @@ import time
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime
-from typing import IO, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
 from graphbrain.contracts import Evidence, EvidencePack, PackExplain, PackStats, RetrievalPlan
+from graphbrain.redirects import NoRedirects
 
 __all__ = ["DEFAULT_MAX_RESPONSE_BYTES", "RemoteExecutor"]
 
@@ -37,21 +38,6 @@ DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024
 USER_AGENT = "graphbrain-remote-executor/0.1"
 _READ_SIZE = 64 * 1024
 _MAX_ITEM_WARNINGS = 5  # say which items were dropped, up to this many; then just how many
-
-
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is a failure: re-sending a POST (and its token) to another place is not ours to decide."""
-
-    def redirect_request(
-        self,
-        req: urllib.request.Request,
-        fp: IO[bytes],
-        code: int,
-        msg: str,
-        headers: Any,
-        newurl: str,
-    ) -> urllib.request.Request | None:
-        return None
 
 
 class _RemoteFailure(Exception):
@@ -76,7 +62,7 @@ class RemoteExecutor:
         self.timeout_s = float(timeout_s)
         self.token = token
         self.max_response_bytes = max_response_bytes
-        self._opener = urllib.request.build_opener(_NoRedirects())
+        self._opener = urllib.request.build_opener(NoRedirects())
 
     @classmethod
     def from_settings(cls, url: str, timeout_s: float = 10, token_env: str | None = None) -> RemoteExecutor:

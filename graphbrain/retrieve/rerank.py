@@ -1,6 +1,6 @@
 """Cross-source rerank (seed §3.4): one comparable ``rerank_score`` for memory and resource candidates.
 
-Two rerankers share the ``Reranker`` protocol:
+Two rerankers share the ``Reranker`` base class (it splits the head from the tail; each scores the head):
 
 - ``FeatureReranker`` ("builtin"): deterministic, offline, explainable; the formula is on the class.
 - ``CrossEncoderReranker``: a fastembed ``TextCrossEncoder`` loaded from a local model directory.
@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal
 
 from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.sifting import named_in
@@ -53,9 +54,21 @@ TIE_EPSILON = 1e-6
 CROSS_ENCODER_MAX_CHARS = 2000
 
 
-# ---------------------------------------------------------------------------------------- protocol
-@runtime_checkable
-class Reranker(Protocol):
+# ---------------------------------------------------------------------------------------- the base class
+TimeSpan = tuple[datetime | None, datetime | None]
+
+
+@dataclass(frozen=True, slots=True)
+class RerankContext:
+    """What a reranker may use besides the query: the caller's entities, clock, priorities and time span."""
+
+    query_entities: Sequence[str] = ()
+    now: datetime | None = None
+    source_priority: Mapping[str, float] | None = None
+    prefer_time: TimeSpan | None = None
+
+
+class Reranker(ABC):
     """Anything that can give candidates a comparable ``rerank_score`` for a query."""
 
     name: str
@@ -72,7 +85,13 @@ class Reranker(Protocol):
         prefer_time: TimeSpan | None = None,
     ) -> list[Candidate]:
         """Rerank the first ``top_n`` candidates; return all, reranked head first (see module doc)."""
-        ...
+        head, tail = _split(candidates, top_n)
+        self.score_head(query, head, RerankContext(query_entities, now, source_priority, prefer_time))
+        return _finish(head, tail)
+
+    @abstractmethod
+    def score_head(self, query: str, head: list[Candidate], ctx: RerankContext) -> None:
+        """Set ``score``, ``signals["rerank_score"]`` and ``features`` of every head candidate."""
 
 
 def _finish(head: list[Candidate], tail: list[Candidate]) -> list[Candidate]:
@@ -96,9 +115,6 @@ def _split(candidates: Sequence[Candidate], top_n: int) -> tuple[list[Candidate]
 # -------------------------------------------------------------------------------- shared features
 def _aware(dt: datetime) -> datetime:
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
-
-
-TimeSpan = tuple[datetime | None, datetime | None]
 
 
 def in_span(at: datetime | None, span: TimeSpan | None) -> bool:
@@ -195,7 +211,7 @@ class FeatureWeights:
         return self.fused + self.speaker + self.coverage + self.entities + self.recency + self.source + self.in_time
 
 
-class FeatureReranker:
+class FeatureReranker(Reranker):
     """Deterministic feature reranker ("builtin").
 
     For each head candidate ``c`` (features in [0, 1])::
@@ -272,38 +288,26 @@ class FeatureReranker:
         linear = sum(w[name] * f[name] for name in w) / self.weights.total()
         return f["status"] * linear
 
-    def rerank(
-        self,
-        query: str,
-        candidates: Sequence[Candidate],
-        top_n: int,
-        *,
-        query_entities: Sequence[str] = (),
-        now: datetime | None = None,
-        source_priority: Mapping[str, float] | None = None,
-        prefer_time: TimeSpan | None = None,
-    ) -> list[Candidate]:
+    def score_head(self, query: str, head: list[Candidate], ctx: RerankContext) -> None:
         """Score the head by the formula; also sets ``signals["recency_score"]``."""
-        head, tail = _split(candidates, top_n)
-        when = now or datetime.now(UTC)
+        when = ctx.now or datetime.now(UTC)
         qterms = terms(query)
         best = max((c.score for c in head), default=0.0)
         for c in head:
             f = self.features(
                 c,
                 query_terms=qterms,
-                query_entities=query_entities,
+                query_entities=ctx.query_entities,
                 now=when,
                 best_fused=best,
-                source_priority=source_priority,
+                source_priority=ctx.source_priority,
                 query=query,
-                prefer_time=prefer_time,
+                prefer_time=ctx.prefer_time,
             )
             c.features = f
             c.score = self.combine(f)
             c.signals["rerank_score"] = c.score
             c.signals["recency_score"] = f["recency"]
-        return _finish(head, tail)
 
 
 # ------------------------------------------------------------------------------ cross-encoder rerank
@@ -318,7 +322,7 @@ def _find_onnx(model_dir: Path) -> str:
     return found[0].relative_to(model_dir).as_posix()
 
 
-class CrossEncoderReranker:
+class CrossEncoderReranker(Reranker):
     """A fastembed ``TextCrossEncoder`` from a local directory (ONNX model + tokenizer files).
 
     Nothing is downloaded: a model fastembed knows by name loads from ``model_path``; any other name is
@@ -351,19 +355,8 @@ class CrossEncoderReranker:
                 )
             self._model = TextCrossEncoder(self.name, specific_model_path=str(model_dir), local_files_only=True)
 
-    def rerank(
-        self,
-        query: str,
-        candidates: Sequence[Candidate],
-        top_n: int,
-        *,
-        query_entities: Sequence[str] = (),
-        now: datetime | None = None,
-        source_priority: Mapping[str, float] | None = None,
-        prefer_time: TimeSpan | None = None,
-    ) -> list[Candidate]:
+    def score_head(self, query: str, head: list[Candidate], ctx: RerankContext) -> None:
         """Score the head with the cross-encoder (entities, time and priorities are not used)."""
-        head, tail = _split(candidates, top_n)
         if head:
             self.load()
             docs = [(f"{c.title}\n{c.text}" if c.title else c.text)[:CROSS_ENCODER_MAX_CHARS] for c in head]
@@ -372,7 +365,6 @@ class CrossEncoderReranker:
                 c.score = 1.0 / (1.0 + math.exp(-float(logit)))
                 c.signals["rerank_score"] = c.score
                 c.features = {"cross_encoder_logit": float(logit)}
-        return _finish(head, tail)
 
 
 # ------------------------------------------------------------------------------------------ factory

@@ -20,18 +20,16 @@ import bisect
 import re
 from typing import Literal
 
-from graphbrain.nlp.chars import CJK_CLASS
+from graphbrain.nlp.chars import CJK_CLASS, CJK_RUN_RE, is_cjk
 from graphbrain.retrieve.candidate import Candidate
 
 SnippetPolicy = Literal["l0", "l1", "l2", "auto"]
 
 ELLIPSIS = "…"
 
-# Han, kana, Hangul syllables: graphbrain.nlp.chars.CJK_CLASS.
-_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
+# CJK runs and characters (Han, kana, Hangul; each a word of its own for cutting) are nlp.chars'.
 # A Latin (or other non-CJK alphabet) word: letters and digits, not "_", not CJK.
 _WORD = re.compile(rf"[^\W_{CJK_CLASS}]+")
-_CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 # Sentence ends: CJK/!/? marks (no space needed after them), "." or ";" followed by space, a newline.
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！？!?；])\s*|(?<=[.;])\s+|\s*\n\s*")
 _SENTENCE_END = re.compile(r"[。！？!?；]|[.;](?=\s)")
@@ -49,11 +47,6 @@ MAX_QUERY_MATCHES = 400  # occurrences considered when centring a window (bounds
 
 
 # ---------------------------------------------------------------------------------------------- text
-def is_cjk(ch: str) -> bool:
-    """True for a Han, kana or Hangul character (each is a word of its own for cutting purposes)."""
-    return bool(_CJK_CHAR.match(ch))
-
-
 def _is_word_char(ch: str) -> bool:
     return ch.isalnum() and not is_cjk(ch)
 
@@ -75,7 +68,7 @@ def terms(text: str) -> list[str]:
         w = m.group().lower()
         if (len(w) > 1 or w.isdigit()) and w not in STOPWORDS:
             out.setdefault(w)
-    for m in _CJK_RUN.finditer(text):
+    for m in CJK_RUN_RE.finditer(text):
         run = m.group()
         if len(run) == 1:
             out.setdefault(run)
