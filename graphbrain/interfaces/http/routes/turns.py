@@ -70,7 +70,7 @@ def retrieve(plan: RetrievalPlan, scope: ScopeDep, brain: BrainDep) -> EvidenceP
     return brain.retrieve(plan, namespace=scope.namespace)
 
 
-# The same endpoint again under its own name, so the schema keeps one operation per path.
+# The same endpoint at the path SmartRAG clients call; its own operation id keeps the schema's ids unique.
 retrieval.add_api_route(
     "/retrieve",
     retrieve,
