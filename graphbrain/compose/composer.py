@@ -14,6 +14,7 @@ import json
 import os
 import random
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +45,10 @@ from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.executor import Executor
 
 if TYPE_CHECKING:
-    from graphbrain.brain import Brain
+    from graphbrain.config import BrainConfig
+    from graphbrain.embedding import Embedder
+    from graphbrain.journal import Journal
+    from graphbrain.store import Store
 
 CORE_PER_TYPE = 6
 BLOCK_TITLES = {
@@ -69,10 +73,27 @@ def _readable(text: str) -> str:
 
 
 class Composer:
-    def __init__(self, brain: Brain) -> None:
-        self.brain = brain
-        self.config = brain.config
-        self.store = brain.store
+    """One compose_context over a config and a store; the journal and the models are opened on first use.
+
+    It takes what it uses (as the Executor and the Ingestor do), not the Brain, so that compose never
+    imports brain.py: ``Brain.composer()`` builds one, and a replay builds one per config.
+    """
+
+    def __init__(
+        self,
+        config: BrainConfig,
+        store: Store,
+        journal: Callable[[], Journal],
+        embedder_factory: Callable[[], Embedder],
+        english_factory: Callable[[], Embedder | None] | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        # Factories, not objects: the journal is read only when the graph is down, the models only when
+        # a query is embedded; opening either on every compose would cost (and create files) for nothing.
+        self._journal = journal
+        self._embedder = embedder_factory
+        self._english = english_factory
 
     def compose(
         self,
@@ -234,7 +255,7 @@ class Composer:
         comp = self.config.policies.composition
         recent: list[ChatTurn] = []
         if self.config.storage.journal:
-            for entry in self.brain.journal.recent(namespace, session_id, max(comp.recent_turns_max, 1)):
+            for entry in self._journal().recent(namespace, session_id, max(comp.recent_turns_max, 1)):
                 for m in entry.events.get("messages") or []:
                     if m.get("role") in ("user", "assistant", "tool") and m.get("content"):
                         recent.append(ChatTurn(role=m["role"], content=m["content"], turn_id=entry.turn_id))
@@ -286,7 +307,7 @@ class Composer:
 
     def _executor(self) -> Executor:
         # The same clock as the package: recency (and a replay) sees the request's own "now".
-        return Executor(self.config, self.store, lambda: self.brain.embedder, lambda: self.brain.english_embedder)
+        return Executor(self.config, self.store, self._embedder, self._english)
 
     def _resources(self, plan: RetrievalPlan, namespace: str, now: datetime) -> EvidencePack:
         remote = self.config.policies.retrieval.remote_executor
