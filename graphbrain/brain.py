@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from graphbrain.compose.composer import Composer
     from graphbrain.embedding import Embedder
     from graphbrain.journal import Journal
+    from graphbrain.retrieve.executor import Executor
     from graphbrain.store.upgrade import Progress, UpgradeReport
 
 
@@ -175,9 +176,12 @@ class Brain:
 
     def retrieve(self, plan: RetrievalPlan | dict[str, Any] | str, *, namespace: str | None = None) -> EvidencePack:
         """Execute a RetrievalPlan over memory, turns and resources; returns an EvidencePack."""
+        return self._executor().retrieve(plan, namespace=self._ns(namespace))
+
+    def _executor(self) -> Executor:
         from graphbrain.retrieve.executor import Executor
 
-        return Executor(self.config, self.store, *self._models()).retrieve(plan, namespace=self._ns(namespace))
+        return Executor(self.config, self.store, *self._models())
 
     def compose_context(
         self,
@@ -201,7 +205,7 @@ class Brain:
         """The Composer behind compose_context, over this brain's store, journal and models."""
         from graphbrain.compose.composer import Composer
 
-        return Composer(self.config, self.store, lambda: self.journal, *self._models())
+        return Composer(self.config, self.store, lambda: self.journal, self._executor())
 
     def ingest(self, source: Any, **options: Any) -> Any:
         """Add a file, directory, URL, raw text or memory snapshot to the resource library."""

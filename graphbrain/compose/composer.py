@@ -46,7 +46,6 @@ from graphbrain.retrieve.executor import Executor
 
 if TYPE_CHECKING:
     from graphbrain.config import BrainConfig
-    from graphbrain.embedding import Embedder
     from graphbrain.journal import Journal
     from graphbrain.store import Store
 
@@ -73,27 +72,18 @@ def _readable(text: str) -> str:
 
 
 class Composer:
-    """One compose_context over a config and a store; the journal and the models are opened on first use.
+    """One compose_context over a config, a store and the executor that retrieves from it.
 
     It takes what it uses (as the Executor and the Ingestor do), not the Brain, so that compose never
     imports brain.py: ``Brain.composer()`` builds one, and a replay builds one per config.
     """
 
-    def __init__(
-        self,
-        config: BrainConfig,
-        store: Store,
-        journal: Callable[[], Journal],
-        embedder_factory: Callable[[], Embedder],
-        english_factory: Callable[[], Embedder | None] | None = None,
-    ) -> None:
+    def __init__(self, config: BrainConfig, store: Store, journal: Callable[[], Journal], executor: Executor) -> None:
         self.config = config
         self.store = store
-        # Factories, not objects: the journal is read only when the graph is down, the models only when
-        # a query is embedded; opening either on every compose would cost (and create files) for nothing.
+        # A factory: the journal is read only while the graph is down, and opening it creates its file.
         self._journal = journal
-        self._embedder = embedder_factory
-        self._english = english_factory
+        self._retriever = executor  # stateless between calls: both sides of evidence share it
 
     def compose(
         self,
@@ -306,8 +296,8 @@ class Composer:
         return blocks
 
     def _executor(self) -> Executor:
-        # The same clock as the package: recency (and a replay) sees the request's own "now".
-        return Executor(self.config, self.store, self._embedder, self._english)
+        # Every caller passes the package's clock (now=): recency, and a replay, see the request's own "now".
+        return self._retriever
 
     def _resources(self, plan: RetrievalPlan, namespace: str, now: datetime) -> EvidencePack:
         remote = self.config.policies.retrieval.remote_executor

@@ -15,6 +15,8 @@ from graphbrain.replay.cli import main_replay, main_replay_commits
 from graphbrain.replay.commits import drop_scratch, replay_commits, scratch_namespace
 from graphbrain.replay.contexts import parse_since, replay_contexts
 from graphbrain.replay.report import (
+    BASELINES,
+    Baseline,
     CommitReplayReport,
     ContextReplay,
     EvidenceDelta,
@@ -29,6 +31,8 @@ from graphbrain.replay.report import (
 )
 
 __all__ = [
+    "BASELINES",
+    "Baseline",
     "CommitReplayReport",
     "ContextReplay",
     "EvidenceDelta",

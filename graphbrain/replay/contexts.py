@@ -43,15 +43,10 @@ def _compose(brain: Brain, config: BrainConfig, request: Mapping[str, Any], crea
     """The request composed again under ``config``, over ``brain``'s store (and its journal, read only
     if the graph goes away mid-replay), with ``config``'s own models, as of ``created_at``."""
     from graphbrain.compose.composer import Composer
+    from graphbrain.retrieve.executor import Executor
 
-    composer = Composer(
-        config,
-        brain.store,
-        lambda: brain.journal,
-        lambda: load_embedder(config),
-        lambda: load_english_embedder(config),
-    )
-    return composer.compose(
+    executor = Executor(config, brain.store, lambda: load_embedder(config), lambda: load_english_embedder(config))
+    return Composer(config, brain.store, lambda: brain.journal, executor).compose(
         str(request.get("session_id") or ""),
         str(request.get("user_message") or ""),
         request.get("agent_state") or None,

@@ -332,9 +332,7 @@ def drift_lines(d: OutcomeDiff) -> list[str]:
     out: list[str] = []
     ev = d.evidence
     if not ev.empty():
-        out.append(
-            f"evidence +{len(ev.added)} −{len(ev.dropped)} reordered {len(ev.reordered)} rescored {len(ev.rescored)}"
-        )
+        out.append(f"evidence {ev.counts()}")
     if not d.tokens.empty():
         used = d.tokens.used_estimate
         out.append(

@@ -37,6 +37,10 @@ class EvidenceDiff(BaseModel):
     def empty(self) -> bool:
         return not (self.added or self.dropped or self.reordered or self.rescored)
 
+    def counts(self) -> str:
+        """``+added −dropped reordered n rescored n``: the one-line figure of the report and the drift."""
+        return f"+{len(self.added)} −{len(self.dropped)} reordered {len(self.reordered)} rescored {len(self.rescored)}"
+
 
 class SlotDelta(BaseModel):
     slot: str
@@ -152,14 +156,19 @@ class ReplayTotals(BaseModel):
     ignored_fields_changed: int = 0
 
 
-class ReplayReport(BaseModel):
+class _UnderOtherConfig(BaseModel):
+    """What both replays report: one namespace's history run again under another config."""
+
     namespace: str
+    baseline_fingerprint: str  # the brain's own config
+    other_fingerprint: str  # the config replayed under
+    notes: list[str] = Field(default_factory=list)
+
+
+class ReplayReport(_UnderOtherConfig):
     baseline: Baseline
-    baseline_fingerprint: str
-    other_fingerprint: str
     requests: list[ContextReplay] = Field(default_factory=list)
     totals: ReplayTotals = Field(default_factory=ReplayTotals)
-    notes: list[str] = Field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -209,12 +218,9 @@ class CommitReplayTotals(BaseModel):
     version_changed: int = 0
 
 
-class CommitReplayReport(BaseModel):
+class CommitReplayReport(_UnderOtherConfig):
     session_id: str
-    namespace: str
     scratch_namespace: str
-    baseline_fingerprint: str
-    other_fingerprint: str
     turns_replayed: int = 0
     stored_items: int = 0
     replayed_items: int = 0
@@ -223,7 +229,6 @@ class CommitReplayReport(BaseModel):
     changes: list[MemoryChange] = Field(default_factory=list)
     totals: CommitReplayTotals = Field(default_factory=CommitReplayTotals)
     scratch_removed: bool = False
-    notes: list[str] = Field(default_factory=list)
 
     def text(self) -> str:
         t = self.totals
@@ -268,9 +273,7 @@ def _diff_lines(r: ContextReplay) -> list[str]:
     lines: list[str] = []
     ev = r.evidence
     if not ev.empty():
-        lines.append(
-            f"evidence: +{len(ev.added)} −{len(ev.dropped)} reordered {len(ev.reordered)} rescored {len(ev.rescored)}"
-        )
+        lines.append(f"evidence: {ev.counts()}")
         for e in ev.dropped:
             why = f"{e.reason} ({e.rule})" if e.rule else e.reason
             lines.append(f"  − E{e.old_rank} {e.id} [{e.source}] score {e.old_score}: {why}")
