@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cached_property
 from types import TracebackType
@@ -18,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from graphbrain.config import BrainConfig, load_config
 from graphbrain.contracts import CommitResult, ContextPackage, EvidencePack, RetrievalPlan, validate_namespace
-from graphbrain.errors import SchemaError
-from graphbrain.store import SCHEMA_VERSION, CypherResult, SchemaReport, Store, open_store
+from graphbrain.store import CypherResult, SchemaReport, Store, open_store
 
 if TYPE_CHECKING:
+    from graphbrain.compose.composer import Composer
     from graphbrain.embedding import Embedder
     from graphbrain.journal import Journal
+    from graphbrain.retrieve.executor import Executor
     from graphbrain.store.upgrade import Progress, UpgradeReport
 
 
@@ -67,23 +69,10 @@ class Brain:
                 self.replay_journal()
 
     def check_schema(self) -> None:
-        from graphbrain.store.upgrade import behind_message
+        """SchemaError unless the graph is at this graphbrain's version (a new embedded one is created)."""
+        from graphbrain.store.schema_check import check_schema
 
-        version = self.store.schema_version()
-        if version is None and self.store.backend == "embedded" and not self.store.holds_data():
-            # The embedded database is graphbrain's own, in data_dir: a first use creates its schema, so
-            # `pip install` and a script are enough.
-            self.init_schema()
-            return
-        if version is None:
-            raise SchemaError("the database has no graphbrain schema: run `graphbrain init`")
-        if version < SCHEMA_VERSION:
-            raise SchemaError(behind_message(version, SCHEMA_VERSION))
-        if version > SCHEMA_VERSION:
-            raise SchemaError(
-                f"the database schema is version {version}, newer than this graphbrain's {SCHEMA_VERSION}: "
-                "upgrade graphbrain"
-            )
+        check_schema(self.store, self.init_schema)
 
     def init_schema(self, *, batch: int | None = None, progress: Progress | None = None) -> SchemaReport:
         """Create every constraint and index (idempotent), wait until they are ONLINE, and run every pending
@@ -108,17 +97,16 @@ class Brain:
 
     @cached_property
     def embedder(self) -> Embedder:
-        from graphbrain.embedding import get_embedder
-
-        return get_embedder(self.config.embedding)
+        return load_embedder(self.config)
 
     @cached_property
     def english_embedder(self) -> Embedder | None:
         """The second model, for English text (``embedding.english``); None when it is off."""
-        from graphbrain.embedding import get_embedder
+        return load_english_embedder(self.config)
 
-        cfg = self.config.embedding.english_model()
-        return get_embedder(cfg) if cfg is not None else None
+    def _models(self) -> tuple[Callable[[], Embedder], Callable[[], Embedder | None]]:
+        """The two model factories every pipeline takes: a model is loaded when a text is embedded."""
+        return (lambda: self.embedder), (lambda: self.english_embedder)
 
     @property
     def namespace(self) -> str:
@@ -137,7 +125,7 @@ class Brain:
         """
         from graphbrain.commit.pipeline import CommitPipeline
 
-        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder)
+        pipeline = CommitPipeline(self.config, self.store, *self._models())
         if not self.config.storage.journal:
             return pipeline.commit(session_id, turn_events)
         from graphbrain.commit.durable import DurableCommitter
@@ -156,7 +144,7 @@ class Brain:
         from graphbrain.commit.durable import DurableCommitter
         from graphbrain.commit.pipeline import CommitPipeline
 
-        pipeline = CommitPipeline(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder)
+        pipeline = CommitPipeline(self.config, self.store, *self._models())
         return DurableCommitter(pipeline, self.journal, self.config.namespace).replay()
 
     def journal_status(self) -> dict[str, Any]:
@@ -188,11 +176,12 @@ class Brain:
 
     def retrieve(self, plan: RetrievalPlan | dict[str, Any] | str, *, namespace: str | None = None) -> EvidencePack:
         """Execute a RetrievalPlan over memory, turns and resources; returns an EvidencePack."""
+        return self._executor().retrieve(plan, namespace=self._ns(namespace))
+
+    def _executor(self) -> Executor:
         from graphbrain.retrieve.executor import Executor
 
-        return Executor(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder).retrieve(
-            plan, namespace=self._ns(namespace)
-        )
+        return Executor(self.config, self.store, *self._models())
 
     def compose_context(
         self,
@@ -208,20 +197,22 @@ class Brain:
         ``now`` (default: the current time) is the moment the question is asked: what "last week" means
         and which turns are recent, so that a history can be replayed and evaluated as of its own dates.
         """
-        from graphbrain.compose.composer import Composer
-
-        return Composer(self).compose(
+        return self.composer().compose(
             session_id, user_message, agent_state, namespace=self._ns(namespace), now=_aware(now)
         )
+
+    def composer(self) -> Composer:
+        """The Composer behind compose_context, over this brain's store, journal and models."""
+        from graphbrain.compose.composer import Composer
+
+        return Composer(self.config, self.store, lambda: self.journal, self._executor())
 
     def ingest(self, source: Any, **options: Any) -> Any:
         """Add a file, directory, URL, raw text or memory snapshot to the resource library."""
         from graphbrain.resources.ingest import Ingestor
 
         options["namespace"] = self._ns(options.get("namespace"))
-        return Ingestor(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder).ingest(
-            source, **options
-        )
+        return Ingestor(self.config, self.store, *self._models()).ingest(source, **options)
 
     # ------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -352,8 +343,23 @@ class Brain:
         """Remove a document (id, source URI, URL or path) from the resource library; returns what went."""
         from graphbrain.resources.ingest import Ingestor
 
-        ingestor = Ingestor(self.config, self.store, lambda: self.embedder, lambda: self.english_embedder)
+        ingestor = Ingestor(self.config, self.store, *self._models())
         return ingestor.remove(document, namespace=self._ns(namespace)).model_dump(mode="json")
+
+
+def load_embedder(config: BrainConfig) -> Embedder:
+    """The config's embedding model (get_embedder loads each model once per process)."""
+    from graphbrain.embedding import get_embedder
+
+    return get_embedder(config.embedding)
+
+
+def load_english_embedder(config: BrainConfig) -> Embedder | None:
+    """The config's English model (``embedding.english``); None when it is off."""
+    from graphbrain.embedding import get_embedder
+
+    cfg = config.embedding.english_model()
+    return get_embedder(cfg) if cfg is not None else None
 
 
 def _aware(now: datetime | None) -> datetime | None:

@@ -165,14 +165,12 @@ class _Probe:
     """
 
     def __init__(self, brain: Brain, ns: str, now: datetime) -> None:
-        from graphbrain.compose.composer import Composer
-
         self.brain = brain
         self.store = brain.store
         self.ns = ns
         self.now = now
         self.k = OVERSAMPLE * brain.config.policies.retrieval.candidate_k
-        self.composer = Composer(brain)
+        self.composer = brain.composer()
         self.session = "bench-questions"
         self.ms: dict[str, list[float]] = {}
         self.steps: dict[str, list[float]] = {}

@@ -14,6 +14,7 @@ import json
 import os
 import random
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +45,9 @@ from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.executor import Executor
 
 if TYPE_CHECKING:
-    from graphbrain.brain import Brain
+    from graphbrain.config import BrainConfig
+    from graphbrain.journal import Journal
+    from graphbrain.store import Store
 
 CORE_PER_TYPE = 6
 BLOCK_TITLES = {
@@ -69,10 +72,18 @@ def _readable(text: str) -> str:
 
 
 class Composer:
-    def __init__(self, brain: Brain) -> None:
-        self.brain = brain
-        self.config = brain.config
-        self.store = brain.store
+    """One compose_context over a config, a store and the executor that retrieves from it.
+
+    It takes what it uses (as the Executor and the Ingestor do), not the Brain, so that compose never
+    imports brain.py: ``Brain.composer()`` builds one, and a replay builds one per config.
+    """
+
+    def __init__(self, config: BrainConfig, store: Store, journal: Callable[[], Journal], executor: Executor) -> None:
+        self.config = config
+        self.store = store
+        # A factory: the journal is read only while the graph is down, and opening it creates its file.
+        self._journal = journal
+        self._retriever = executor  # stateless between calls: both sides of evidence share it
 
     def compose(
         self,
@@ -234,7 +245,7 @@ class Composer:
         comp = self.config.policies.composition
         recent: list[ChatTurn] = []
         if self.config.storage.journal:
-            for entry in self.brain.journal.recent(namespace, session_id, max(comp.recent_turns_max, 1)):
+            for entry in self._journal().recent(namespace, session_id, max(comp.recent_turns_max, 1)):
                 for m in entry.events.get("messages") or []:
                     if m.get("role") in ("user", "assistant", "tool") and m.get("content"):
                         recent.append(ChatTurn(role=m["role"], content=m["content"], turn_id=entry.turn_id))
@@ -285,8 +296,8 @@ class Composer:
         return blocks
 
     def _executor(self) -> Executor:
-        # The same clock as the package: recency (and a replay) sees the request's own "now".
-        return Executor(self.config, self.store, lambda: self.brain.embedder, lambda: self.brain.english_embedder)
+        # Every caller passes the package's clock (now=): recency, and a replay, see the request's own "now".
+        return self._retriever
 
     def _resources(self, plan: RetrievalPlan, namespace: str, now: datetime) -> EvidencePack:
         remote = self.config.policies.retrieval.remote_executor

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from graphbrain import Brain
-from graphbrain.compose.composer import Composer
 from graphbrain.compose.tokens import get_counter
 from graphbrain.contracts import ContextPackage
 from graphbrain.errors import InputError
@@ -122,7 +121,7 @@ def test_empty_library_is_not_searched(brain: Brain) -> None:
 )
 def test_time_phrase_becomes_time_range(seeded: Brain, message: str) -> None:
     now = datetime(2026, 11, 12, 12, 0, tzinfo=UTC)
-    p = Composer(seeded).compose("demo-graphbrain", message, namespace=seeded.namespace, now=now)
+    p = seeded.composer().compose("demo-graphbrain", message, namespace=seeded.namespace, now=now)
     tr = p.debug.planner["time_range"]
     assert tr and tr["from"].startswith("2026-11-02") and tr["to"].startswith("2026-11-09")
     # The conversation side prefers that time (a hint the reranker honours) instead of filtering by it.
