@@ -40,24 +40,23 @@ def _storable_model(model: BaseModel) -> None:
             raise ValueError(problem)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Storable(BaseModel):
+    """Refuses a model holding a string no store can keep (see ``_storable_model``)."""
 
     @model_validator(mode="after")
-    def _storable(self) -> _Strict:
+    def _storable(self) -> Self:
         _storable_model(self)
         return self
 
 
-class _Open(BaseModel):
+class _Strict(_Storable):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Open(_Storable):
     """A protocol model: unknown fields are kept aside (and reported), never an error."""
 
     model_config = ConfigDict(extra="allow")
-
-    @model_validator(mode="after")
-    def _storable(self) -> _Open:
-        _storable_model(self)
-        return self
 
 
 def _aware(v: datetime | None) -> datetime | None:
@@ -170,3 +169,11 @@ class _Parsed(BaseModel):
         except ValidationError as e:
             msg, errors = format_validation_errors(e, cls._parse_field)
             raise cls._parse_error(f"invalid {cls._parse_title}: {msg}", errors) from e
+
+
+# What `from graphbrain.contracts import ...` re-exports from this module.
+__all__ = ["FiniteFloat", "FreeJson", "ID_PATTERN", "JsonObject", "MAX_ID_CHARS", "MAX_ITEMS_PER_TURN"]
+__all__ += ["MAX_JSON_DEPTH", "MAX_MESSAGES_PER_TURN", "MAX_MESSAGE_CHARS", "MAX_NAMESPACE_CHARS"]
+__all__ += ["MAX_PLAN_QUERIES", "MAX_QUERY_CHARS", "MAX_REFS_PER_TURN", "NAMESPACE_PATTERN", "Weight"]
+__all__ += ["check_json", "check_text", "json_problem", "safe_text", "text_problem", "utcnow"]
+__all__ += ["validate_namespace"]

@@ -151,3 +151,8 @@ class ContextPackage(_Strict):
         for m in self.to_messages():
             out.append(f"### {m['role']}\n{m['content']}")
         return "\n\n".join(out)
+
+
+# What `from graphbrain.contracts import ...` re-exports from this module.
+__all__ = ["Block", "BlockSource", "ChatTurn", "Constraints", "ContextDebug", "ContextEvidence"]
+__all__ += ["ContextPackage", "EvidenceProvenance", "EvidenceRef", "TokenBudget", "UserMessage"]

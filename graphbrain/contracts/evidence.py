@@ -103,3 +103,8 @@ class EvidencePack(_Strict):
     stats: PackStats = Field(default_factory=PackStats)
     explain: PackExplain = Field(default_factory=PackExplain)
     warnings: list[str] = Field(default_factory=list)
+
+
+# What `from graphbrain.contracts import ...` re-exports from this module.
+__all__ = ["Evidence", "EvidenceKind", "EvidenceMetadata", "EvidencePack", "ModeStats", "PackExplain"]
+__all__ += ["PackStats", "Provenance", "Raw", "Signals"]

@@ -75,3 +75,8 @@ class MemoryItem(_Strict):
     version: int = 1
     created_at: datetime
     updated_at: datetime
+
+
+# What `from graphbrain.contracts import ...` re-exports from this module.
+__all__ = ["KEY_PREFIX", "MemoryItem", "MemoryStatus", "MemoryType", "OVERWRITE_TYPES", "TYPE_LABEL"]
+__all__ += ["TaskStatus", "VERSIONED_TYPES"]

@@ -187,3 +187,8 @@ class RetrievalPlan(_Parsed, _Open):
 
         walk(self, "")
         return out
+
+
+# What `from graphbrain.contracts import ...` re-exports from this module.
+__all__ = ["Budget", "Debug", "Filters", "Fusion", "Mode", "Output", "PlanDiversity", "Purpose", "Query"]
+__all__ += ["Ranking", "Rerank", "RetrievalPlan", "SourceType", "TimeRange"]

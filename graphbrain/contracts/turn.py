@@ -171,3 +171,8 @@ class CommitResult(_Strict):
     explain: CommitExplain = Field(default_factory=CommitExplain)
     took_ms: float = 0.0
     warnings: list[str] = Field(default_factory=list)
+
+
+# What `from graphbrain.contracts import ...` re-exports from this module.
+__all__ = ["CommitExplain", "CommitResult", "ConflictDecision", "ExplicitItem", "MemoryWritten", "Message"]
+__all__ += ["RefIn", "RetentionDecision", "SummaryInfo", "ToolCall", "TurnEvents"]
