@@ -153,8 +153,7 @@ class Debug(_Open):
 
 
 class RetrievalPlan(_Parsed, _Open):
-    """What retrieve takes; ``RetrievalPlan.parse`` raises PlanError naming each bad field."""
-
+    # No docstring: it would become the model's OpenAPI description. parse() raises PlanError.
     _parse_field = "plan"
     _parse_title = "RetrievalPlan"
     _parse_error = PlanError

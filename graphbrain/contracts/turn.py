@@ -86,8 +86,7 @@ class ExplicitItem(_Strict):
 
 
 class TurnEvents(_Parsed, _Strict):
-    """One turn as commit_turn takes it; ``TurnEvents.parse`` raises InputError naming each bad field."""
-
+    # No docstring: it would become the model's OpenAPI description. parse() raises InputError.
     _parse_field = "turn_events"
     _parse_title = "turn_events"
 
