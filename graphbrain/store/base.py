@@ -12,6 +12,7 @@ applied. Backends with real transactions ignore it.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -96,7 +97,6 @@ class Store(ABC):
     def read(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn`` in one read transaction."""
 
-    @abstractmethod
     def cypher(
         self,
         text: str,
@@ -106,7 +106,17 @@ class Store(ABC):
         row_cap: int = 1000,
         timeout_s: float | None = None,
     ) -> CypherResult:
-        """Run a user's own Cypher (read-only unless ``write``), capped and timed out."""
+        """Run a user's own Cypher (read-only unless ``write``), at most ``row_cap`` rows, timed out after
+        ``timeout_s`` (the backend's query timeout when None)."""
+        if row_cap < 1:
+            raise ValueError(f"row_cap must be at least 1, got {row_cap}")
+        return self._cypher(text, params or {}, write, row_cap, timeout_s)
+
+    @abstractmethod
+    def _cypher(
+        self, text: str, params: Mapping[str, Any], write: bool, row_cap: int, timeout_s: float | None
+    ) -> CypherResult:
+        """The backend's half of :meth:`cypher` (arguments checked)."""
 
     @abstractmethod
     def ensure_schema(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> SchemaReport:
@@ -146,6 +156,33 @@ class Store(ABC):
                 raise SchemaError(
                     f"vector index {idx['name']} has dimension {dim} but {key} is {want}; {self.dimension_fix}"
                 )
+
+    # How often wait_for_indexes looks again when the backend cannot wait for indexes itself.
+    index_poll_s = 0.2
+
+    def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
+        """Return once every index (and constraint) is ONLINE; SchemaError names a failed or late one."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            states = self._schema_states()
+            failed = [i["name"] for i in states if i.get("state") == "FAILED"]
+            if failed:
+                raise SchemaError(f"indexes failed to build: {', '.join(failed)}")
+            if all(i.get("state") == "ONLINE" for i in states):
+                return
+            remaining = deadline - time.monotonic()
+            if remaining < 0:
+                pending = [i["name"] for i in states if i.get("state") != "ONLINE"]
+                raise SchemaError(f"indexes not ONLINE after {timeout_s:.0f}s: {', '.join(pending)}")
+            self._await_indexes(remaining)
+
+    def _schema_states(self) -> list[Row]:
+        """Name and state of everything wait_for_indexes waits for."""
+        return self.index_status()
+
+    def _await_indexes(self, remaining_s: float) -> None:
+        """Block until the indexes may have moved on (at most ``remaining_s``): a short sleep by default."""
+        time.sleep(min(self.index_poll_s, remaining_s))
 
     @abstractmethod
     def schema_version(self) -> int | None:

@@ -52,7 +52,6 @@ import logging
 import os
 import re
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -67,7 +66,6 @@ from falkordb.path import Path as FalkorPath
 from graphbrain.errors import (
     ConstraintViolation,
     ReadOnlyViolation,
-    SchemaError,
     StoreError,
     StoreFull,
     StoreUnavailable,
@@ -485,14 +483,8 @@ class FalkorStore(Store):
         self._settle_left_behind()
         return self._run_named(name, params, write=False)
 
-    def cypher(
-        self,
-        text: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        write: bool = False,
-        row_cap: int = 1000,
-        timeout_s: float | None = None,
+    def _cypher(
+        self, text: str, params: Mapping[str, Any], write: bool, row_cap: int, timeout_s: float | None
     ) -> CypherResult:
         if write:
             with self._writer():
@@ -551,19 +543,11 @@ class FalkorStore(Store):
             if "already exists" not in str(e).lower():
                 raise _map_error(e) from e
 
-    def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            states = self.index_status() + self._constraints()
-            failed = [i["name"] for i in states if i.get("state") == "FAILED"]
-            if failed:
-                raise SchemaError(f"indexes failed to build: {', '.join(failed)}")
-            if all(i.get("state") == "ONLINE" for i in states):
-                return
-            if time.monotonic() > deadline:
-                pending = [i["name"] for i in states if i.get("state") != "ONLINE"]
-                raise SchemaError(f"indexes not ONLINE after {timeout_s:.0f}s: {', '.join(pending)}")
-            time.sleep(0.1)
+    index_poll_s = 0.1
+
+    def _schema_states(self) -> list[Row]:
+        # A unique constraint is built in the background like an index: wait for both.
+        return self.index_status() + self._constraints()
 
     def _constraints(self) -> list[Row]:
         _, rows = self._query("CALL db.constraints() YIELD label, properties, status RETURN *", None, write=False)
