@@ -201,4 +201,8 @@ class Store(ABC):
         """True when the database answers."""
 
     @abstractmethod
+    def drop_all_data(self) -> None:
+        """Delete every node (tests and `forget --all-namespaces`); the schema stays."""
+
+    @abstractmethod
     def close(self) -> None: ...

@@ -220,6 +220,12 @@ class _Tx:
         return rows
 
 
+class _WriteDepth(threading.local):
+    """How deep this thread is inside ``_writer()`` (0 outside): the write lock is re-entrant."""
+
+    n = 0
+
+
 class FalkorStore(Store):
     backend = "embedded"
 
@@ -232,7 +238,7 @@ class FalkorStore(Store):
         self._graph: Graph | None = None
         self._open_lock = threading.Lock()
         self._write_lock = threading.RLock()
-        self._write_depth = threading.local()
+        self._write_depth = _WriteDepth()
         self._write_file: IO[bytes] | None = None
         self._texts: dict[str, tuple[str, list[str]]] = {}
 
@@ -349,7 +355,7 @@ class FalkorStore(Store):
     def _writer(self) -> Iterator[None]:
         """The per-graph write lock: threads of this process, then other processes (flock)."""
         with self._write_lock:
-            depth = getattr(self._write_depth, "n", 0)
+            depth = self._write_depth.n
             self._write_depth.n = depth + 1
             try:
                 if depth == 0:
@@ -372,7 +378,7 @@ class FalkorStore(Store):
         a replay would find the turn there, answer it "duplicate" and mark it done, and the plan, run
         later, would delete it. So the plan runs first; a StoreFull from it fails the read. A plan while
         a writer holds the lock is that live write's own (readers take no lock: they may see it half)."""
-        if getattr(self._write_depth, "n", 0) or not self._undo_path.exists():
+        if self._write_depth.n or not self._undo_path.exists():
             return
         if not self._write_lock.acquire(blocking=False):
             return
