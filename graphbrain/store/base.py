@@ -71,6 +71,13 @@ class Store(ABC):
     backend: str = "abstract"
     queries: QueryLibrary  # the named Cypher of this backend's dialect
     dimension_fix: str = "drop it or fix the config"  # what to do about a vector index of the wrong size
+    unreachable_fix: str = "see the error above"  # what `graphbrain doctor` says when the database is silent
+    # Whether the store applies its schema on first use (then a graph without one is no problem yet).
+    schema_on_first_use: bool = False
+
+    def supported_server(self, info: Row) -> bool:
+        """Whether the server :meth:`server_info` describes is one graphbrain runs on."""
+        return True
 
     def retries(self) -> int:
         """How many times this thread's transactions were re-run after a transient error (a deadlock, a

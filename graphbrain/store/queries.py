@@ -90,11 +90,16 @@ class QueryLibrary:
         return _fill_template(name, strip_comments(self.get(name)), identifiers, fill)
 
     def names(self) -> list[str]:
+        """Every query this backend has: a generic file, or one of its own (another backend's internal
+        queries, with no generic file, are not this backend's)."""
         out = set()
         for path in self.root.rglob("*.cypher"):
             rel = path.relative_to(self.root).as_posix()[: -len(".cypher")]
             stem, _, suffix = rel.rpartition(".")
-            out.add(stem if stem and "/" not in suffix else rel)
+            if not stem or "/" in suffix:
+                out.add(rel)
+            elif suffix == self.backend or (self.root / f"{stem}.cypher").is_file():
+                out.add(stem)
         return sorted(out)
 
     def check_all(self) -> list[str]:
