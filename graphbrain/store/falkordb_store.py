@@ -20,7 +20,8 @@ What differs from Neo4j, and where it is handled:
   *distances*; the query files return Neo4j's ``(1 + cos) / 2`` so thresholds mean the same thing.
 - **Full text.** RediSearch does not segment Chinese at all with its default tokenizer, and its
   ``chinese`` (friso) tokenizer finds only whole dictionary words and drops English tokens. So the
-  indexed fields are pre-tokenised copies (``text_fts``, ``content_fts``, ...) written by this store:
+  indexed fields are pre-tokenised copies (``text_fts``, ``content_fts``, ...) written by this store
+  (the tokeniser: ``falkordb_fulltext.py``):
   Latin words lower-cased (split where Lucene's standard tokenizer splits them), CJK runs as character
   bigrams, like Lucene's ``cjk`` analyzer; stemming and
   stop words are off. Write queries mark the nodes whose text changed with the ``FtsPending`` label
@@ -72,6 +73,7 @@ from graphbrain.errors import (
 )
 from graphbrain.store.base import ENGLISH_DIMENSION, SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.embedded_server import EFFECTS_THRESHOLD, EmbeddedServer, EmbeddedSettings
+from graphbrain.store.falkordb_fulltext import FTS_FIELDS, FTS_PENDING, fts_document, fts_query
 from graphbrain.store.queries import QueryLibrary, strip_comments
 
 log = logging.getLogger(__name__)
@@ -130,62 +132,6 @@ def plain(value: Any) -> Any:
     if isinstance(value, datetime):
         return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
     return value
-
-
-# --------------------------------------------------------------------------------------------- full text
-_CJK = (
-    "\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
-    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
-)
-# A Latin word as Lucene's StandardTokenizer (UAX #29) sees it: a '.' or an apostrophe between two letters
-# and a '.' or ',' between two digits do not break it ("neo4j.com", "5.26", "1,000", "don't" are one token).
-_LATIN = rf"[^\W{_CJK}]"
-_JOIN = rf"(?:(?<=[^\W\d_{_CJK}])[.'’](?=[^\W\d_{_CJK}])|(?<=\d)[.,](?=\d))"
-_WORD = re.compile(rf"[{_CJK}]+|{_LATIN}+(?:{_JOIN}{_LATIN}+)*")
-# RediSearch splits on those characters itself, so inside a token they are written as '_' (not a separator).
-_JOINER = re.compile(r"[.,'\u2019]")
-_IS_CJK = re.compile(rf"[{_CJK}]")
-_LUCENE_ESCAPE = re.compile(r"\\(.)")
-MAX_QUERY_TERMS = 256
-# A term no tokeniser output can equal (it has a character outside \w): a query with no words matches nothing.
-_NO_MATCH = "nomatch__graphbrain__nomatch"
-
-# label → (source property, indexed copy) pairs; docs/graph-model.md lists the Neo4j full-text indexes.
-# cypher/fulltext/pending.falkordb.cypher returns every source, admin/index_hand_written the pairs: keep them
-# in step with this table.
-FTS_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "Memory": (("text", "text_fts"),),
-    "Chunk": (("text", "text_fts"), ("section_title", "section_title_fts")),
-    "Entity": (("name", "name_fts"), ("aliases_text", "aliases_text_fts")),
-}
-FTS_PENDING = "FtsPending"
-
-
-def fts_tokens(text: str | None) -> list[str]:
-    """Lucene-cjk-like tokens: lower-cased words; CJK runs as overlapping bigrams (a lone CJK char as is)."""
-    out: list[str] = []
-    for m in _WORD.finditer((text or "").lower()):
-        run = m.group()
-        if _IS_CJK.match(run):
-            out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-        else:
-            out.append(_JOINER.sub("_", run))
-    return out
-
-
-def fts_document(text: str | None) -> str:
-    """The pre-tokenised copy of a text property (space-separated tokens)."""
-    return " ".join(fts_tokens(text))
-
-
-def fts_query(lucene: str | None) -> str | None:
-    """An escaped Lucene query (what domain code sends) → the same words OR-ed in RediSearch syntax."""
-    if lucene is None:
-        return None
-    terms = list(dict.fromkeys(fts_tokens(_LUCENE_ESCAPE.sub(r"\1", lucene))))[:MAX_QUERY_TERMS]
-    if not terms:
-        return _NO_MATCH
-    return " | ".join(terms)
 
 
 _DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
