@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from graphbrain.errors import ConfigError
 
@@ -153,11 +162,11 @@ class QueryExpansionConfig(_Model):
 
 
 class PerModeK(_Model):
-    exact: int = Field(10, ge=0)
-    semantic: int = Field(10, ge=0)
-    hybrid: int = Field(30, ge=0)
-    relational: int = Field(10, ge=0)
-    associative: int = Field(10, ge=0)
+    exact: NonNegativeInt = 10
+    semantic: NonNegativeInt = 10
+    hybrid: NonNegativeInt = 30
+    relational: NonNegativeInt = 10
+    associative: NonNegativeInt = 10
 
 
 class RetrievalDiversityConfig(_Model):

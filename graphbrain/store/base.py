@@ -12,6 +12,7 @@ applied. Backends with real transactions ignore it.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -70,6 +71,13 @@ class Store(ABC):
     backend: str = "abstract"
     queries: QueryLibrary  # the named Cypher of this backend's dialect
     dimension_fix: str = "drop it or fix the config"  # what to do about a vector index of the wrong size
+    unreachable_fix: str = "see the error above"  # what `graphbrain doctor` says when the database is silent
+    # Whether the store applies its schema on first use (then a graph without one is no problem yet).
+    schema_on_first_use: bool = False
+
+    def supported_server(self, info: Row) -> bool:
+        """Whether the server :meth:`server_info` describes is one graphbrain runs on."""
+        return True
 
     def retries(self) -> int:
         """How many times this thread's transactions were re-run after a transient error (a deadlock, a
@@ -96,7 +104,6 @@ class Store(ABC):
     def read(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn`` in one read transaction."""
 
-    @abstractmethod
     def cypher(
         self,
         text: str,
@@ -106,7 +113,17 @@ class Store(ABC):
         row_cap: int = 1000,
         timeout_s: float | None = None,
     ) -> CypherResult:
-        """Run a user's own Cypher (read-only unless ``write``), capped and timed out."""
+        """Run a user's own Cypher (read-only unless ``write``), at most ``row_cap`` rows, timed out after
+        ``timeout_s`` (the backend's query timeout when None)."""
+        if row_cap < 1:
+            raise ValueError(f"row_cap must be at least 1, got {row_cap}")
+        return self._cypher(text, params or {}, write, row_cap, timeout_s)
+
+    @abstractmethod
+    def _cypher(
+        self, text: str, params: Mapping[str, Any], write: bool, row_cap: int, timeout_s: float | None
+    ) -> CypherResult:
+        """The backend's half of :meth:`cypher` (arguments checked)."""
 
     @abstractmethod
     def ensure_schema(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> SchemaReport:
@@ -147,6 +164,33 @@ class Store(ABC):
                     f"vector index {idx['name']} has dimension {dim} but {key} is {want}; {self.dimension_fix}"
                 )
 
+    # How often wait_for_indexes looks again when the backend cannot wait for indexes itself.
+    index_poll_s = 0.2
+
+    def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
+        """Return once every index (and constraint) is ONLINE; SchemaError names a failed or late one."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            states = self._schema_states()
+            failed = [i["name"] for i in states if i.get("state") == "FAILED"]
+            if failed:
+                raise SchemaError(f"indexes failed to build: {', '.join(failed)}")
+            if all(i.get("state") == "ONLINE" for i in states):
+                return
+            remaining = deadline - time.monotonic()
+            if remaining < 0:
+                pending = [i["name"] for i in states if i.get("state") != "ONLINE"]
+                raise SchemaError(f"indexes not ONLINE after {timeout_s:.0f}s: {', '.join(pending)}")
+            self._await_indexes(remaining)
+
+    def _schema_states(self) -> list[Row]:
+        """Name and state of everything wait_for_indexes waits for."""
+        return self.index_status()
+
+    def _await_indexes(self, remaining_s: float) -> None:
+        """Block until the indexes may have moved on (at most ``remaining_s``): a short sleep by default."""
+        time.sleep(min(self.index_poll_s, remaining_s))
+
     @abstractmethod
     def schema_version(self) -> int | None:
         """The schema version recorded in the database, or None when there is none."""
@@ -162,6 +206,10 @@ class Store(ABC):
     @abstractmethod
     def ping(self) -> bool:
         """True when the database answers."""
+
+    @abstractmethod
+    def drop_all_data(self) -> None:
+        """Delete every node (tests and `forget --all-namespaces`); the schema stays."""
 
     @abstractmethod
     def close(self) -> None: ...

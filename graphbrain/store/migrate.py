@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,13 +115,9 @@ class MigrationReport:
             f"counts per label and edge type: {'equal' if self.counts_match else 'DIFFERENT'}",
         ]
         if not self.counts_match:
-            for kind, a, b in (
-                ("label", self.source_labels, self.dest_labels),
-                ("edge", self.source_edges, self.dest_edges),
-            ):
-                for key in sorted(set(a) | set(b)):
-                    if a.get(key) != b.get(key):
-                        lines.append(f"  {kind} {key}: source {a.get(key, 0)}, destination {b.get(key, 0)}")
+            lines += count_differences(
+                ("source", self.source_labels, self.source_edges), ("destination", self.dest_labels, self.dest_edges)
+            )
         for p in self.plans:
             verdict = "same" if p.identical else "same but the cut" if p.same_but_the_cut else "differs"
             lines.append(
@@ -132,6 +128,19 @@ class MigrationReport:
 
 
 # ------------------------------------------------------------------------------------------- counting
+Counts = tuple[str, dict[str, int], dict[str, int]]
+
+
+def count_differences(a: Counts, b: Counts) -> list[str]:
+    """One report line per label or edge type whose count differs between two ``(side, labels, edges)``."""
+    lines = []
+    for kind, a_counts, b_counts in (("label", a[1], b[1]), ("edge", a[2], b[2])):
+        for key in sorted(set(a_counts) | set(b_counts)):
+            if a_counts.get(key) != b_counts.get(key):
+                lines.append(f"  {kind} {key}: {a[0]} {a_counts.get(key, 0)}, {b[0]} {b_counts.get(key, 0)}")
+    return lines
+
+
 def count_labels(store: Store, namespace: str) -> dict[str, int]:
     rows = store.run("migrate/count_labels", {"ns": namespace})
     return {str(r["label"]): int(r["n"]) for r in rows if r["label"] not in SKIP_LABELS}
@@ -172,30 +181,13 @@ def migrate(
             f"the destination already holds {sum(existing.values())} labelled nodes in namespace "
             f"{namespace!r}; migrate into an empty namespace (or delete it there first)"
         )
-    primaries = [label for label in PRIMARY_LABELS if label in report.source_labels]
-    primaries += sorted(
-        label for label in report.source_labels if label not in PRIMARY_LABELS and label not in _secondary()
-    )
     seen: set[str] = set()
     pages: list[tuple[str, list[str]]] = []
-    for label in primaries:
-        after = ""
-        while True:
-            rows = src.cypher(
-                src.queries.render("migrate/page_nodes", label=_identifier(label)),
-                {"ns": namespace, "after": after, "b": batch_size},
-                row_cap=batch_size,
-            ).rows
-            if not rows:
-                break
-            # A Memory:Entity node is paged under Memory only: its primary label is the first one it has.
-            fresh = [r for r in rows if _primary(r["labels"]) == label and r["props"]["id"] not in seen]
-            seen.update(r["props"]["id"] for r in fresh)
-            report.nodes += _write_nodes(dst, fresh)
-            pages.append((label, [r["props"]["id"] for r in fresh]))
-            after = str(rows[-1]["props"]["id"])
-            if len(rows) < batch_size:
-                break
+    for label, rows in node_pages(src, namespace, report.source_labels, batch_size):
+        fresh = [r for r in rows if r["props"]["id"] not in seen]
+        seen.update(r["props"]["id"] for r in fresh)
+        report.nodes += _write_nodes(dst, fresh)
+        pages.append((label, [r["props"]["id"] for r in fresh]))
     for label, ids in pages:
         report.edges += _copy_edges(src, dst, namespace, label, ids)
     report.dest_labels = count_labels(dst, namespace)
@@ -208,6 +200,28 @@ def migrate(
             report.plans.append(PlanCheck(text=text, mode=mode, source_ids=a[key], dest_ids=b.get(key, [])))
     log.info("migrate %s: %s", namespace, report.summary())
     return report
+
+
+def node_pages(store: Store, namespace: str, labels: Mapping[str, int], page: int) -> Iterator[tuple[str, list[Row]]]:
+    """The namespace's nodes, page by page per primary label of ``labels`` in id order (each node under
+    one label only: its primary one)."""
+    primaries = [label for label in PRIMARY_LABELS if label in labels]
+    primaries += sorted(label for label in labels if label not in PRIMARY_LABELS and label not in _secondary())
+    for label in primaries:
+        after = ""
+        while True:
+            rows = store.cypher(
+                store.queries.render("migrate/page_nodes", label=_identifier(label)),
+                {"ns": namespace, "after": after, "b": page},
+                row_cap=page,
+            ).rows
+            if not rows:
+                break
+            # A Memory:Entity node comes under Memory only: its primary label is the first one it has.
+            yield label, [r for r in rows if _primary(r["labels"]) == label]
+            after = str(rows[-1]["props"]["id"])
+            if len(rows) < page:
+                break
 
 
 def _secondary() -> frozenset[str]:

@@ -21,7 +21,7 @@ from neo4j import GraphDatabase, unit_of_work
 from neo4j import exceptions as nx
 
 from graphbrain.config import Neo4jConfig
-from graphbrain.errors import ConstraintViolation, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from graphbrain.errors import ConstraintViolation, ReadOnlyViolation, StoreError, StoreUnavailable
 from graphbrain.store.base import ENGLISH_DIMENSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
 from graphbrain.store.queries import QueryLibrary
 
@@ -127,6 +127,10 @@ class _Tx:
 class Neo4jStore(Store):
     backend = "neo4j"
     dimension_fix = "drop it (graphbrain init --recreate-vector-indexes) or fix the config"
+    unreachable_fix = "run `make neo4j-start`"
+
+    def supported_server(self, info: Row) -> bool:
+        return str(info.get("version", "?")).startswith("5.")  # the Cypher here is Neo4j 5's
 
     def __init__(self, cfg: Neo4jConfig, queries: QueryLibrary | None = None) -> None:
         self.cfg = cfg
@@ -183,20 +187,14 @@ class Neo4jStore(Store):
     def run(self, name: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> list[Row]:
         return self._execute(lambda tx: tx.run(name, params), write=write)
 
-    def cypher(
-        self,
-        text: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        write: bool = False,
-        row_cap: int = 1000,
-        timeout_s: float | None = None,
+    def _cypher(
+        self, text: str, params: Mapping[str, Any], write: bool, row_cap: int, timeout_s: float | None
     ) -> CypherResult:
         timeout = timeout_s or self.cfg.query_timeout_s
 
         @unit_of_work(timeout=timeout)
         def work(tx: neo4j.ManagedTransaction) -> CypherResult:
-            result = tx.run(text, to_param(dict(params or {})))
+            result = tx.run(text, to_param(dict(params)))
             columns = list(result.keys())
             rows: list[Row] = []
             truncated = False
@@ -230,19 +228,14 @@ class Neo4jStore(Store):
         self.wait_for_indexes()
         return SchemaReport(version=version, statements=len(statements), indexes=self.index_status())
 
-    def wait_for_indexes(self, timeout_s: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            states = self.index_status()
-            failed = [i["name"] for i in states if i.get("state") == "FAILED"]
-            if failed:
-                raise SchemaError(f"indexes failed to build: {', '.join(failed)}")
-            if all(i.get("state") == "ONLINE" for i in states):
-                return
-            if time.monotonic() > deadline:
-                pending = [i["name"] for i in states if i.get("state") != "ONLINE"]
-                raise SchemaError(f"indexes not ONLINE after {timeout_s:.0f}s: {', '.join(pending)}")
-            time.sleep(0.2)
+    def _await_indexes(self, remaining_s: float) -> None:
+        # Neo4j waits itself (db.awaitIndexes), within one transaction's timeout; it raises when an index
+        # failed or time ran out, and wait_for_indexes then reads the states and says which.
+        seconds = max(1, int(min(remaining_s, self.cfg.query_timeout_s - 1)))
+        try:
+            self.run("schema/await_indexes", {"timeout": seconds})
+        except StoreError:
+            time.sleep(min(self.index_poll_s, remaining_s))
 
     def schema_version(self) -> int | None:
         rows = self.run("schema/get_version")

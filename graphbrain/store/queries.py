@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from graphbrain.errors import QueryNotFoundError
@@ -66,18 +67,13 @@ class QueryLibrary:
 
     def statements(self, name: str, **ints: int) -> list[str]:
         """Split a multi-statement file and fill ``{{key}}`` placeholders with integers only."""
-        text = self.get(name)
 
-        def fill(m: re.Match[str]) -> str:
-            key = m.group(1)
-            if key not in ints:
-                raise QueryNotFoundError(f"query {name!r} needs template value {key!r}")
-            value = ints[key]
+        def fill(key: str, value: object) -> str:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(f"template value {key!r} must be an int")
             return str(value)
 
-        text = _TEMPLATE.sub(fill, text)
+        text = _fill_template(name, self.get(name), ints, fill)
         parts = re.split(r";\s*(?:\n|$)", text)
         return [p.strip() for p in parts if p.strip() and not _only_comments(p)]
 
@@ -85,25 +81,25 @@ class QueryLibrary:
         """A query whose labels or relationship types are ``{{placeholders}}`` (Cypher takes no parameter
         there), each filled only with a plain identifier (or identifiers joined by ``:``); comment lines
         are dropped. Anything else is refused, so a label can never carry a query fragment."""
-        text = self.get(name)
 
-        def fill(m: re.Match[str]) -> str:
-            key = m.group(1)
-            if key not in identifiers:
-                raise QueryNotFoundError(f"query {name!r} needs template value {key!r}")
-            value = identifiers[key]
+        def fill(key: str, value: object) -> str:
             if not isinstance(value, str) or not _IDENTIFIERS.match(value):
                 raise ValueError(f"template value {key!r} of {name!r} is not a plain identifier: {value!r}")
             return value
 
-        return _TEMPLATE.sub(fill, strip_comments(text))
+        return _fill_template(name, strip_comments(self.get(name)), identifiers, fill)
 
     def names(self) -> list[str]:
+        """Every query this backend has: a generic file, or one of its own (another backend's internal
+        queries, with no generic file, are not this backend's)."""
         out = set()
         for path in self.root.rglob("*.cypher"):
             rel = path.relative_to(self.root).as_posix()[: -len(".cypher")]
             stem, _, suffix = rel.rpartition(".")
-            out.add(stem if stem and "/" not in suffix else rel)
+            if not stem or "/" in suffix:
+                out.add(rel)
+            elif suffix == self.backend or (self.root / f"{stem}.cypher").is_file():
+                out.add(stem)
         return sorted(out)
 
     def check_all(self) -> list[str]:
@@ -112,6 +108,18 @@ class QueryLibrary:
         for name in names:
             self.get(name)
         return names
+
+
+def _fill_template(name: str, text: str, values: Mapping[str, object], fill: Callable[[str, object], str]) -> str:
+    """``text`` with each ``{{key}}`` replaced by ``fill(key, values[key])``; a key without a value is an error."""
+
+    def one(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key not in values:
+            raise QueryNotFoundError(f"query {name!r} needs template value {key!r}")
+        return fill(key, values[key])
+
+    return _TEMPLATE.sub(one, text)
 
 
 def strip_comments(text: str) -> str:

@@ -163,21 +163,30 @@ def run_query(
     progress: Progress | None = None,
 ) -> QueryProgress:
     """Run one upgrade query until it changes 0 rows; each batch is its own write transaction."""
-    done = QueryProgress(step=step, query=name)
-    while True:
+
+    def one_batch() -> int:
         rows = store.run(name, {"batch": batch, "namespace": namespace}, write=True)
         if len(rows) != 1 or not isinstance(rows[0].get("changed"), int):
             raise SchemaError(f"upgrade query {name} must return one row with an integer `changed`, got {rows!r}")
-        changed = int(rows[0]["changed"])
+        return int(rows[0]["changed"])
+
+    return _until_unchanged(QueryProgress(step=step, query=name), one_batch, f"upgrade query {name}", "rows", progress)
+
+
+def _until_unchanged(
+    done: QueryProgress, one_batch: Callable[[], int], what: str, unit: str, progress: Progress | None
+) -> QueryProgress:
+    """Run ``one_batch`` until it changes nothing, counting into ``done``; at most MAX_BATCHES batches."""
+    while True:
+        changed = one_batch()
         done.batches += 1
         if changed == 0:
-            break
+            return done
         done.changed += changed
         if progress is not None:
             progress(done)
         if done.batches >= MAX_BATCHES:
-            raise SchemaError(f"upgrade query {name} still changes rows after {done.batches} batches")
-    return done
+            raise SchemaError(f"{what} still changes {unit} after {done.batches} batches")
 
 
 def _fill(path: str) -> Fill:
@@ -198,18 +207,13 @@ def run_fill(
 ) -> QueryProgress:
     """Run one fill until it changes 0 nodes, as ``run_query`` runs a query."""
     fn = _fill(path)
-    done = QueryProgress(step=step, query=path)
-    while True:
-        changed = int(fn(store, namespace=namespace, batch=batch, models=models))
-        done.batches += 1
-        if changed == 0:
-            break
-        done.changed += changed
-        if progress is not None:
-            progress(done)
-        if done.batches >= MAX_BATCHES:
-            raise SchemaError(f"upgrade fill {path} still changes nodes after {done.batches} batches")
-    return done
+    return _until_unchanged(
+        QueryProgress(step=step, query=path),
+        lambda: int(fn(store, namespace=namespace, batch=batch, models=models)),
+        f"upgrade fill {path}",
+        "nodes",
+        progress,
+    )
 
 
 def _schema_change(store: Store, name: str) -> None:

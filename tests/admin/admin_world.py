@@ -13,23 +13,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from helpers import turn
+
 from graphbrain import Brain
 
 ONLY_S1_URL = "https://example.com/only-s1"
 SHARED_URL = "https://example.com/shared"
 S1_WORD = "zanzibarite"  # a word only s1's messages contain (full-text checks)
 S2_WORD = "quokka"
-
-
-def turn(turn_id: str, user: str, assistant: str = "OK.", **extra: Any) -> dict[str, Any]:
-    return {
-        "turn_id": turn_id,
-        "messages": [
-            {"message_id": f"{turn_id}-u", "role": "user", "content": user},
-            {"message_id": f"{turn_id}-a", "role": "assistant", "content": assistant},
-        ],
-        **extra,
-    }
 
 
 def s1_tool_turn() -> dict[str, Any]:

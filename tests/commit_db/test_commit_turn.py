@@ -6,20 +6,10 @@ import threading
 from typing import Any
 
 import pytest
+from helpers import turn
 
 from graphbrain import Brain
 from graphbrain.errors import InputError
-
-
-def turn(turn_id: str, user: str, assistant: str = "OK.", **extra: Any) -> dict[str, Any]:
-    return {
-        "turn_id": turn_id,
-        "messages": [
-            {"message_id": f"{turn_id}-u", "role": "user", "content": user},
-            {"message_id": f"{turn_id}-a", "role": "assistant", "content": assistant},
-        ],
-        **extra,
-    }
 
 
 def count(brain: Brain, cypher: str, **params: Any) -> int:

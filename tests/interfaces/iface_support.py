@@ -15,6 +15,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from helpers import turn
+
 from graphbrain import Brain
 from graphbrain.interfaces.http import ServerSettings, TokenConfig
 
@@ -26,17 +28,6 @@ TOKEN_ADMIN = "tok-admin-" + "d" * 32
 
 def sha(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def turn(turn_id: str, user: str, assistant: str = "OK.", **extra: Any) -> dict[str, Any]:
-    return {
-        "turn_id": turn_id,
-        "messages": [
-            {"message_id": f"{turn_id}-u", "role": "user", "content": user},
-            {"message_id": f"{turn_id}-a", "role": "assistant", "content": assistant},
-        ],
-        **extra,
-    }
 
 
 def seed(brain: Brain, namespace: str, session: str = "s1") -> None:

@@ -27,14 +27,19 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from graphbrain import Brain
 from graphbrain.commit.searchable import is_english, prepare_messages
+from graphbrain.contracts import EvidencePack
 from graphbrain.ids import content_hash, stable_id
 from graphbrain.nlp import detect_language
+
+# The ``run`` fixture (conftest.py): a plan in, the EvidencePack out.
+Run = Callable[..., EvidencePack]
 
 
 def at(day: str, hour: int = 9) -> datetime:

@@ -2,32 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
-from seed_graph import SeededGraph, evidence_ids, plan, q, seed_graph, stray_edges
+from seed_graph import Run, SeededGraph, evidence_ids, plan, q, seed_graph, stray_edges
 
 from graphbrain import Brain
 from graphbrain.contracts import EvidencePack
-from graphbrain.retrieve import Executor
-
-Run = Callable[..., EvidencePack]
-
-
-@pytest.fixture()
-def g(brain: Brain) -> SeededGraph:
-    return seed_graph(brain)
-
-
-@pytest.fixture()
-def run(brain: Brain) -> Run:
-    ex = Executor(brain.config, brain.store, lambda: brain.embedder)
-
-    def go(p: dict[str, Any], namespace: str | None = None) -> EvidencePack:
-        return ex.retrieve(p, namespace=namespace or brain.namespace)
-
-    return go
 
 
 def test_exact_finds_the_words_and_nothing_else(g: SeededGraph, run: Run) -> None:

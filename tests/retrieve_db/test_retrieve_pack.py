@@ -3,35 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from seed_graph import NO_CAPS, PLAIN_RANKING, SeededGraph, evidence_ids, plan, q, seed_graph
+from seed_graph import NO_CAPS, PLAIN_RANKING, Run, SeededGraph, evidence_ids, plan, q
 
-from graphbrain import Brain
 from graphbrain.contracts import EvidencePack
 from graphbrain.errors import PlanError
-from graphbrain.retrieve import Executor
 
-Run = Callable[..., EvidencePack]
 NOW = datetime(2026, 2, 20, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture()
-def g(brain: Brain) -> SeededGraph:
-    return seed_graph(brain)
-
-
-@pytest.fixture()
-def run(brain: Brain) -> Run:
-    ex = Executor(brain.config, brain.store, lambda: brain.embedder)
-
-    def go(p: dict[str, Any], **kw: Any) -> EvidencePack:
-        return ex.retrieve(p, namespace=brain.namespace, **kw)
-
-    return go
 
 
 # ---------------------------------------------------------------------------------------- evidence

@@ -309,11 +309,20 @@
       el("tbody", {}, ...rows)));
   }
 
-  async function loadEntity(name) {
-    if (!name) return;
-    $("entity-name").value = name;
-    status(`loading entity ${name}…`);
+  // Put `value` in the input `inputId`, say what loads, run `show`; its failure goes to the status line.
+  async function load(inputId, value, what, show) {
+    if (!value) return;
+    $(inputId).value = value;
+    status(`loading ${what} ${value}…`);
     try {
+      await show();
+    } catch (err) {
+      status(err.message, true);
+    }
+  }
+
+  function loadEntity(name) {
+    return load("entity-name", name, "entity", async () => {
       const view = await api("GET", "/v1/entities/" + encodeURIComponent(name));
       showTimeline(view);
       drawGraph(view);
@@ -326,9 +335,7 @@
           `${(view.decisions || []).length} decisions, ` +
           `${(view.turns || []).length} turns, ${(view.documents || []).length} documents`));
       status(`entity ${e.name || name}`);
-    } catch (err) {
-      status(err.message, true);
-    }
+    });
   }
 
   // ------------------------------------------------------------------ context package
@@ -409,11 +416,8 @@
     return v || null;
   }
 
-  async function loadTrace(id) {
-    if (!id) return;
-    $("context-id").value = id;
-    status(`loading context ${id}…`);
-    try {
+  function loadTrace(id) {
+    return load("context-id", id, "context", async () => {
       const t = await api("GET", "/v1/traces/context/" + encodeURIComponent(id));
       const pkg = asObject(t.package) || { context_id: t.context_id, session_id: t.session_id,
         created_at: t.created_at, user_message: (asObject(t.request) || {}) };
@@ -423,9 +427,7 @@
       }
       renderPackage(pkg, asObject(t.trace));
       status(`context ${id}`);
-    } catch (err) {
-      status(err.message, true);
-    }
+    });
   }
 
   async function compose(sessionId, message) {
