@@ -58,17 +58,23 @@ def _data(filename: str) -> dict[str, Any]:
         return tomllib.load(f)
 
 
+def _joined(text: str | list[str]) -> str:
+    """A pattern or fragment: one string, or a list of pieces (kept short for reading) to join."""
+    return text if isinstance(text, str) else "".join(text)
+
+
 def load_rows(filenames: Sequence[str], fragments: Mapping[str, str]) -> list[dict[str, tuple[Row, ...]]]:
     """The rows of each data file, per family, in file order.
 
-    A row's ``shared`` names a param set in shared.toml, its ``params`` are merged after; ``${name}`` in a
-    pattern inserts a fragment: from ``fragments`` or any file's ``[fragments]`` table.
+    A pattern (or fragment) is a string or a list of strings to join. A row's ``shared`` names a param set
+    in shared.toml, its ``params`` are merged after; ``${name}`` in a pattern inserts a fragment: from
+    ``fragments`` or any file's ``[fragments]`` table.
     """
     shared: dict[str, dict[str, str]] = _data("shared.toml")["params"]
     files = [_data(name) for name in filenames]
     frags = dict(fragments)
     for data in files:
-        frags.update(data.pop("fragments", {}))
+        frags.update({name: _joined(text) for name, text in data.pop("fragments", {}).items()})
     tables: list[dict[str, tuple[Row, ...]]] = []
     for data in files:
         tables.append(
@@ -77,7 +83,7 @@ def load_rows(filenames: Sequence[str], fragments: Mapping[str, str]) -> list[di
                     (
                         row["name"],
                         {**(shared[row["shared"]] if "shared" in row else {}), **row.get("params", {})},
-                        _FRAGMENT.sub(lambda m: frags[m[1]], row["pattern"]),
+                        _FRAGMENT.sub(lambda m: frags[m[1]], _joined(row["pattern"])),
                     )
                     for row in rows
                 )
