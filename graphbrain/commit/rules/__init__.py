@@ -1,24 +1,31 @@
 """The extraction rule tables: English and Chinese rows merged per family, in priority order.
 
+The rows live in en.toml and zh.toml (param sets they share in shared.toml), loaded once at import.
 Each family's English rows come before its Chinese ones (the assistant's guesses about the user first of
 all preferences); both run on every message, so mixed text works and each rule matches its own language.
 """
 
 from __future__ import annotations
 
-from graphbrain.commit.rules import en, zh
-from graphbrain.commit.rules.table import ALL_ROLES, Family, Rule, table
+from graphbrain.commit.rules.table import ALL_ROLES, Family, Rule, load_rows, table
+from graphbrain.nlp.chars import HAN_CLASS
+from graphbrain.nlp.text import ZH_OCCUPATIONS
 
-STATUS_RULES = table("status", en.STATUS + zh.STATUS)
-DECISION_RULES = table("decision", en.DECISION + zh.DECISION)
-GOAL_RULES = table("goal", en.GOAL + zh.GOAL)
-EVENT_RULES = table("event", en.EVENT + zh.EVENT)
-PREFERENCE_RULES = table("preference", en.PREFERENCE_GUESS + zh.PREFERENCE_GUESS + en.PREFERENCE + zh.PREFERENCE)
-PROFILE_RULES = table("profile", en.PROFILE + zh.PROFILE)
-TASK_RULES = table("task", en.TASK + zh.TASK)
-RETRACTION_MARKERS = table("retraction", en.RETRACTION + zh.RETRACTION)
+# Fragments the patterns share with code elsewhere.
+_en, _zh = load_rows(("en.toml", "zh.toml"), {"han_class": HAN_CLASS, "occupations_zh": ZH_OCCUPATIONS})
+
+STATUS_RULES = table("status", _en["status"] + _zh["status"])
+DECISION_RULES = table("decision", _en["decision"] + _zh["decision"])
+GOAL_RULES = table("goal", _en["goal"] + _zh["goal"])
+EVENT_RULES = table("event", _en["event"] + _zh["event"])
+PREFERENCE_RULES = table(
+    "preference", _en["preference_guess"] + _zh["preference_guess"] + _en["preference"] + _zh["preference"]
+)
+PROFILE_RULES = table("profile", _en["profile"] + _zh["profile"])
+TASK_RULES = table("task", _en["task"] + _zh["task"])
+RETRACTION_MARKERS = table("retraction", _en["retraction"] + _zh["retraction"])
 # Inside a correction, "use X for Y" / "用 X 做 Y" is a decision even without "we decided".
-CORRECTION_RULES = table("decision", en.CORRECTION + zh.CORRECTION)
+CORRECTION_RULES = table("decision", _en["correction"] + _zh["correction"])
 
 # The order a clause is tried in: the first rule to match a span claims it, so one clause yields one candidate.
 RULES: tuple[Rule, ...] = (

@@ -1,11 +1,13 @@
-"""What an extraction rule is: a pattern with named groups, the family that builds it, static params."""
+"""What an extraction rule is, and how the rule rows in the .toml data files become compiled rules."""
 
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from importlib import resources
+from typing import Any, Literal
 
 Family = Literal["status", "decision", "goal", "event", "preference", "profile", "task", "retraction"]
 
@@ -48,14 +50,44 @@ def table(family: Family, rows: Sequence[Row]) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
-# The params rows share.
-BLOCKED = {"status": "blocked"}
-DONE = {"status": "done"}
-DOING = {"status": "doing"}
-USE = {"use": "1"}
-POS = {"polarity": "positive"}
-NEG = {"polarity": "negative"}
-# Retraction markers. Strong ones correct something even when nothing else in the sentence says what;
-# weak ones ("actually …", "其实…") only count when the sentence corrects a known item or says "not Y".
-STRONG = {"strength": "strong"}
-WEAK = {"strength": "weak"}
+_FRAGMENT = re.compile(r"\$\{(\w+)\}")
+
+
+def _data(filename: str) -> dict[str, Any]:
+    with resources.files(__package__).joinpath(filename).open("rb") as f:
+        return tomllib.load(f)
+
+
+def _joined(text: str | list[str]) -> str:
+    """A pattern or fragment: one string, or a list of pieces (kept short for reading) to join."""
+    return text if isinstance(text, str) else "".join(text)
+
+
+def load_rows(filenames: Sequence[str], fragments: Mapping[str, str]) -> list[dict[str, tuple[Row, ...]]]:
+    """The rows of each data file, per family, in file order.
+
+    A pattern (or fragment) is a string or a list of strings to join. A row's ``shared`` names a param set
+    in shared.toml, its ``params`` are merged after; ``${name}`` in a pattern inserts a fragment: from
+    ``fragments`` or any file's ``[fragments]`` table.
+    """
+    shared: dict[str, dict[str, str]] = _data("shared.toml")["params"]
+    files = [_data(name) for name in filenames]
+    frags = dict(fragments)
+    for data in files:
+        frags.update({name: _joined(text) for name, text in data.pop("fragments", {}).items()})
+    tables: list[dict[str, tuple[Row, ...]]] = []
+    for data in files:
+        tables.append(
+            {
+                family: tuple(
+                    (
+                        row["name"],
+                        {**(shared[row["shared"]] if "shared" in row else {}), **row.get("params", {})},
+                        _FRAGMENT.sub(lambda m: frags[m[1]], _joined(row["pattern"])),
+                    )
+                    for row in rows
+                )
+                for family, rows in data.items()
+            }
+        )
+    return tables
