@@ -40,7 +40,8 @@ from graphbrain.commit.phrase import clean
 from graphbrain.commit.retract import retraction
 from graphbrain.commit.utterance import Sentence, UtteranceClass, classify_utterance, sentence_classes, split_sentences
 from graphbrain.contracts import MemoryType
-from graphbrain.nlp.text import REMEMBER_RES, detect_language
+from graphbrain.nlp.language import detect_language
+from graphbrain.nlp.shapes import REMEMBER_RES
 
 # The extraction API as callers know it: the candidate types and the utterance classes live beside it.
 __all__ = [
