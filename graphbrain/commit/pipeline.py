@@ -19,13 +19,9 @@ from functools import cached_property
 from typing import Any
 
 from graphbrain.commit import searchable
+from graphbrain.commit.candidate import ExtractionContext, explicit_to_candidate
 from graphbrain.commit.events import TurnRecord, build_turn, turn_text
-from graphbrain.commit.extract import (
-    ExtractionContext,
-    classify_utterance,
-    explicit_to_candidate,
-    extract,
-)
+from graphbrain.commit.extract import extract
 from graphbrain.commit.retention import EntityGate, EntityKind, TurnEntities, gate, gate_turn_entities
 from graphbrain.commit.rows import (
     EntityPlan,
@@ -38,6 +34,7 @@ from graphbrain.commit.rows import (
     memory_writes,
 )
 from graphbrain.commit.session import lock_session, update_summary
+from graphbrain.commit.utterance import classify_utterance
 from graphbrain.contracts import (
     CommitExplain,
     CommitResult,
