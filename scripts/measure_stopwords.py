@@ -15,7 +15,7 @@ import sys
 from py_rust_stemmers import SnowballStemmer
 
 import graphbrain.bench.baselines as baselines
-import graphbrain.nlp.text as text
+import graphbrain.nlp.tokens as tokens
 from graphbrain.bench.locomo import load_conversation
 from graphbrain.nlp.stopwords import EN_STOP_WORDS, word_set
 
@@ -38,14 +38,14 @@ def main(paths: list[str]) -> None:
         raise SystemExit("usage: measure_stopwords.py LOCOMO_JSON ... (the LoCoMo conversation files)")
     convs = [load_conversation(f) for f in paths]
     stem = SnowballStemmer("english").stem_word
-    tokenize = text.tokenize
+    tokenize = tokens.tokenize
 
     def stemmed(t: str) -> list[str]:
         return [stem(w) if w.isascii() and w.isalpha() else w for w in tokenize(t)]
 
     baselines.tokenize = stemmed  # type: ignore[assignment]
     for name, words in (("hand list (before)", HAND_LIST), ("spaCy-based (nlp.stopwords)", EN_STOP_WORDS)):
-        text.EN_STOP_WORDS = words  # type: ignore[misc]
+        tokens.EN_STOP_WORDS = words  # type: ignore[misc]
         found = dict.fromkeys(KS, 0.0)
         n = 0
         for c in convs:

@@ -341,7 +341,7 @@ def test_batched_english_parses_give_the_same_candidates() -> None:
     ],
 )
 def test_one_question_test_for_both_languages(text: str, cue: str | None) -> None:
-    from graphbrain.commit.extract import classify_utterance
+    from graphbrain.commit.utterance import classify_utterance
     from graphbrain.nlp import question_cue
 
     assert question_cue(text) == cue

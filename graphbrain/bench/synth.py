@@ -38,7 +38,7 @@ from graphbrain.bench.synth_vocab import (
     TASK_NEW_ZH,
     TOOLS,
 )
-from graphbrain.commit.extract import render
+from graphbrain.commit.candidate import render
 from graphbrain.commit.keys import decision_key, event_key, goal_key, pref_key, project_slug, task_key, topic_slug
 from graphbrain.contracts import MemoryType
 from graphbrain.ids import entity_id as make_entity_id

@@ -14,7 +14,7 @@ from typing import Any, Literal, NamedTuple
 from graphbrain.commit import keys
 from graphbrain.config import NlpConfig
 from graphbrain.contracts import ExplicitItem, MemoryStatus, MemoryType
-from graphbrain.nlp.text import EntityCandidate
+from graphbrain.nlp.candidate import EntityCandidate
 
 Role = Literal["user", "assistant", "tool", "system"]
 Source = Literal["user", "assistant", "tool", "inferred"]  # MemoryItem.source

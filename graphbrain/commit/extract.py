@@ -26,37 +26,24 @@ from graphbrain.commit import keys
 from graphbrain.commit.apply import apply_rules
 from graphbrain.commit.builders import State
 from graphbrain.commit.candidate import (
-    ActiveItem,
     Candidate,
-    ConfidenceClass,
     ExtractionContext,
     Role,
-    Source,
-    entity_to_candidate,
-    explicit_to_candidate,
-    render,
 )
 from graphbrain.commit.phrase import clean
 from graphbrain.commit.retract import retraction
-from graphbrain.commit.utterance import Sentence, UtteranceClass, classify_utterance, sentence_classes, split_sentences
+from graphbrain.commit.utterance import Sentence, classify_utterance, split_sentences
 from graphbrain.contracts import MemoryType
-from graphbrain.nlp.text import REMEMBER_RES, detect_language
+from graphbrain.nlp.language import detect_language
+from graphbrain.nlp.shapes import REMEMBER_RES
 
-# The extraction API as callers know it: the candidate types and the utterance classes live beside it.
+# Candidate, ExtractionContext and classify_utterance stay re-exported only for graphbrain/bench/extract.py
+# (edited elsewhere during issue 21); new code imports them from commit.candidate / commit.utterance.
 __all__ = [
-    "ActiveItem",
     "Candidate",
-    "ConfidenceClass",
     "ExtractionContext",
-    "Role",
-    "Source",
-    "UtteranceClass",
     "classify_utterance",
-    "entity_to_candidate",
-    "explicit_to_candidate",
     "extract",
-    "render",
-    "sentence_classes",
 ]
 
 

@@ -31,8 +31,10 @@ from datetime import date, datetime
 from typing import Literal
 
 from graphbrain.contracts import KEY_PREFIX, MemoryType
+from graphbrain.nlp.chars import has_cjk
 from graphbrain.nlp.lemmas import irregular, known, lemma
-from graphbrain.nlp.text import EN_STOP_WORDS, has_cjk, structural_entities, word_set
+from graphbrain.nlp.shapes import structural_entities
+from graphbrain.nlp.stopwords import EN_STOP_WORDS, word_set
 
 PrefScope = Literal["writing", "coding", "tools", "ui", "other"]
 PREF_SCOPES: tuple[PrefScope, ...] = ("writing", "coding", "tools", "ui", "other")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from graphbrain.commit import keys
 from graphbrain.commit.candidate import ActiveItem
 from graphbrain.contracts import MemoryType
-from graphbrain.nlp.text import content_tokens
+from graphbrain.nlp.tokens import content_tokens
 
 
 def _main_text(item: ActiveItem) -> str:

@@ -7,7 +7,10 @@ from datetime import datetime
 from typing import Literal
 
 from graphbrain.nlp import dates, pipelines
-from graphbrain.nlp.text import content_tokens, detect_language, has_cjk, word_set
+from graphbrain.nlp.chars import has_cjk
+from graphbrain.nlp.language import detect_language
+from graphbrain.nlp.stopwords import word_set
+from graphbrain.nlp.tokens import content_tokens
 
 TRAILING = " \t\r\n.,;:!?。，；：！？、…~～\"'”’」』)）]"
 LEADING = " \t\r\n,;:，；：\"'“‘「『(（["

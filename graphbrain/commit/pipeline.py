@@ -19,13 +19,9 @@ from functools import cached_property
 from typing import Any
 
 from graphbrain.commit import searchable
+from graphbrain.commit.candidate import ExtractionContext, explicit_to_candidate
 from graphbrain.commit.events import TurnRecord, build_turn, turn_text
-from graphbrain.commit.extract import (
-    ExtractionContext,
-    classify_utterance,
-    explicit_to_candidate,
-    extract,
-)
+from graphbrain.commit.extract import extract
 from graphbrain.commit.retention import EntityGate, EntityKind, TurnEntities, gate, gate_turn_entities
 from graphbrain.commit.rows import (
     EntityPlan,
@@ -33,11 +29,11 @@ from graphbrain.commit.rows import (
     dump_json,
     entity_pairs,
     entity_rows,
-    load_json,
     locked_keys,
     memory_writes,
 )
 from graphbrain.commit.session import lock_session, update_summary
+from graphbrain.commit.utterance import classify_utterance
 from graphbrain.contracts import (
     CommitExplain,
     CommitResult,
@@ -53,6 +49,7 @@ from graphbrain.nlp import canonicalize, estimate_tokens
 from graphbrain.nlp.chars import has_cjk
 from graphbrain.nlp.phrases import known_phrases, phrases
 from graphbrain.store import Tx, Undo
+from graphbrain.store.json_props import loads_object
 from graphbrain.store.writer import EmbeddingWriter
 
 log = logging.getLogger(__name__)
@@ -134,7 +131,7 @@ class CommitPipeline(EmbeddingWriter):
         project = ev.metadata.get("project") if isinstance(ev.metadata.get("project"), str) else None
         context = ExtractionContext(
             # oldest first: the last one is what a bare "no, that's wrong" refers to
-            active_items=[(r["type"], r["key"], load_json(r["value_json"])) for r in reversed(context_rows)],
+            active_items=[(r["type"], r["key"], loads_object(r["value_json"])) for r in reversed(context_rows)],
             known_projects=[project] if project else (),
             default_project=project,
             now=at,

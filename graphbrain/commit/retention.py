@@ -31,7 +31,10 @@ from graphbrain.commit.candidate import Candidate
 from graphbrain.commit.utterance import UtteranceClass, sentence_classes
 from graphbrain.config import ConfidenceConfig, EntityGateConfig, NlpConfig, RetentionConfig
 from graphbrain.contracts import MemoryType, RetentionDecision
-from graphbrain.nlp.text import EntityCandidate, EntityKind, detect_language, entity_candidates, remember_spans
+from graphbrain.nlp.candidate import EntityCandidate, EntityKind
+from graphbrain.nlp.detection import entity_candidates
+from graphbrain.nlp.language import detect_language
+from graphbrain.nlp.shapes import remember_spans
 
 NEVER_CLASSES: frozenset[str] = frozenset({"chit_chat", "emotion", "speculation"})
 MUST_WRITE: frozenset[MemoryType] = frozenset({MemoryType.tasks, MemoryType.decisions, MemoryType.entities})

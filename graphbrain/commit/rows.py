@@ -14,20 +14,12 @@ from graphbrain.commit.events import TurnRecord
 from graphbrain.contracts import CommitExplain, ConflictDecision, MemoryType, MemoryWritten
 from graphbrain.ids import new_id
 from graphbrain.nlp import detect_language
+from graphbrain.store.json_props import loads_object
 
 
 def dump_json(v: Any) -> str:
     """The stored form of a value (sorted keys, so equal values compare equal as text)."""
     return json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def load_json(s: str | None) -> dict[str, Any]:
-    """A stored value back as a dict (anything unreadable or not an object is empty)."""
-    try:
-        v = json.loads(s or "{}")
-        return v if isinstance(v, dict) else {}
-    except ValueError:
-        return {}
 
 
 @dataclass
@@ -94,7 +86,7 @@ def memory_writes(
         c = p.cand
         target_key = c.retracts_key or c.key
         old = active.get(target_key)
-        old_value = load_json(old["value_json"]) if old else None
+        old_value = loads_object(old["value_json"]) if old else None
         res = resolve(c.type, old_value, c.value if c.value else None, retraction=c.retracts)
         if res.action == "unchanged":
             explain.conflicts.append(
@@ -135,7 +127,7 @@ def memory_writes(
                 continue
             old, old_value = active.get(c.key), None
             if old:
-                old_value = load_json(old["value_json"])
+                old_value = loads_object(old["value_json"])
                 res = resolve(c.type, old_value, c.value)
                 if res.action == "unchanged":
                     continue

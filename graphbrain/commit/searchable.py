@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 from graphbrain.nlp import detect_language, pipelines, tokenize
 from graphbrain.nlp.analysis import search_document
 from graphbrain.nlp.chars import has_cjk, is_cjk
-from graphbrain.nlp.text import english_doc, word_set
+from graphbrain.nlp.english import english_doc
+from graphbrain.nlp.stopwords import word_set
 
 if TYPE_CHECKING:
     from graphbrain.store import Store

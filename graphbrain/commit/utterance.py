@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from graphbrain.nlp.text import content_tokens, is_question
+from graphbrain.nlp.questions import is_question
+from graphbrain.nlp.tokens import content_tokens
 
 UtteranceClass = Literal["chit_chat", "emotion", "speculation", "question", "statement"]
 

@@ -511,11 +511,8 @@ def compose_slots(
     )
 
 
-# compose_slots takes EvidenceDrafts and returns ComposedSlots: its callers get both from here.
 __all__ = [
     "TOOL_OUTPUT_MAX_TOKENS",
     "TRIM_PHASES",
-    "ComposedSlots",
-    "EvidenceDraft",
     "compose_slots",
 ]

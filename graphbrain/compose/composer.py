@@ -19,8 +19,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graphbrain.commit.pipeline import validate_session_id
-from graphbrain.compose.budget import EvidenceDraft, compose_slots
-from graphbrain.compose.plan import Planner, core_terms, expansion_query_indexes, mentions_core
+from graphbrain.compose.budget import compose_slots
+from graphbrain.compose.expand import core_terms, mentions_core
+from graphbrain.compose.plan import Planner, expansion_query_indexes
+from graphbrain.compose.slots import EvidenceDraft
 from graphbrain.compose.tokens import get_counter
 from graphbrain.contracts import (
     MAX_MESSAGE_CHARS,

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from graphbrain.compose.cues import Intent
-from graphbrain.compose.expand import Expansion, clip_query, core_terms, expand_queries, mentions_core
+from graphbrain.compose.expand import Expansion, clip_query, core_terms, expand_queries
 from graphbrain.compose.intent import classify_intent, is_chit_chat, should_search_resources
 from graphbrain.compose.scope import ScopeFilters, parse_scope
 from graphbrain.compose.time import parse_time_range
@@ -314,14 +314,10 @@ class Planner:
         )
 
 
-# composer.py imports core_terms and mentions_core from here (with the Planner whose core terms they
-# check), so they are re-exported.
 __all__ = [
     "Planner",
     "PlanFrame",
     "PlannerOutput",
     "build_plans",
-    "core_terms",
     "expansion_query_indexes",
-    "mentions_core",
 ]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from graphbrain.errors import ConfigError
-from graphbrain.nlp.text import estimate_tokens, token_cost
+from graphbrain.nlp.tokens import estimate_tokens, token_cost
 from graphbrain.retrieve.snippets import boundary_cut
 
 ESTIMATE = "estimate"

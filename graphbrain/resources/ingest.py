@@ -40,12 +40,10 @@ from typing import Any
 
 from graphbrain.contracts import SourceType, check_json, check_text
 from graphbrain.errors import EmbeddingError, GraphbrainError, InputError, StoreError, StoreUnavailable
-from graphbrain.resources.mentions import MAX_MENTIONS_PER_CHUNK
 from graphbrain.resources.model import ParsedDocument
 from graphbrain.resources.options import IngestOptions, elapsed_ms, label_rows
 from graphbrain.resources.refs import normalise_url
 from graphbrain.resources.results import DocumentResult, IngestResult, RemoveResult
-from graphbrain.resources.snapshot import MemorySnapshot, render_memory_snapshot
 from graphbrain.resources.sources import (
     MAX_SOURCE_URI_CHARS,
     MAX_TITLE_CHARS,
@@ -62,16 +60,7 @@ from graphbrain.resources.walk import iter_files
 from graphbrain.resources.writer import DocumentWriter, Existing
 from graphbrain.store import Row, Tx
 
-__all__ = [
-    "MAX_MENTIONS_PER_CHUNK",
-    "Ingestor",
-    "ManualText",
-    "MemorySnapshot",
-    "ProgressCallback",
-    "document_id_for",
-    "file_uri",
-    "render_memory_snapshot",
-]
+__all__ = ["Ingestor", "ProgressCallback"]
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from graphbrain.contracts import SourceType, check_text
 from graphbrain.errors import InputError
 from graphbrain.ids import stable_id
 
-__all__ = ["MAX_LABEL_CHARS", "IngestOptions", "elapsed_ms", "label_rows", "loads_object", "to_json"]
+__all__ = ["MAX_LABEL_CHARS", "IngestOptions", "elapsed_ms", "label_rows", "to_json"]
 
 MAX_LABEL_CHARS = 256
 
@@ -31,14 +31,6 @@ class IngestOptions:
 def to_json(v: Any) -> str:
     # The same serialisation as the commit pipeline (value_json of an entity must compare equal).
     return json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def loads_object(s: str | None) -> dict[str, Any]:
-    try:
-        v = json.loads(s or "{}")
-    except ValueError:
-        return {}
-    return v if isinstance(v, dict) else {}
 
 
 def label_rows(kind: str, namespace: str, names: Iterable[str] | str, what: str) -> list[dict[str, str]]:

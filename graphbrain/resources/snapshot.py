@@ -11,9 +11,10 @@ from urllib.parse import quote
 from graphbrain.contracts import KEY_PREFIX, MemoryType
 from graphbrain.errors import InputError
 from graphbrain.resources.model import ParsedDocument
-from graphbrain.resources.options import IngestOptions, loads_object, to_json
+from graphbrain.resources.options import IngestOptions, to_json
 from graphbrain.resources.parsers import parse_text
 from graphbrain.store import Store
+from graphbrain.store.json_props import loads_object
 
 __all__ = ["DEFAULT_SNAPSHOT_LIMIT", "MemorySnapshot", "parse_snapshot", "render_memory_snapshot"]
 

@@ -7,21 +7,21 @@ mentions), and one embedder call per document for all its new chunk texts and ne
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graphbrain.config import BrainConfig
-from graphbrain.embedding import Embedder
 from graphbrain.errors import EmbeddingError
 from graphbrain.ids import stable_id
 from graphbrain.resources.mentions import EntityPlan, entity_plans
 from graphbrain.resources.model import ParsedDocument
-from graphbrain.resources.options import IngestOptions, elapsed_ms, loads_object, to_json
+from graphbrain.resources.options import IngestOptions, elapsed_ms, to_json
 from graphbrain.resources.results import DocumentResult
 from graphbrain.resources.sources import document_id_for
-from graphbrain.store import Row, Store, Tx, Undo
+from graphbrain.store import Row, Tx, Undo
+from graphbrain.store.json_props import loads_object
+from graphbrain.store.writer import EmbeddingWriter
 
 __all__ = ["DocumentWriter", "Existing"]
 
@@ -69,20 +69,8 @@ def _embed_text(section_title: str, text: str) -> str:
     return text[:MAX_EMBED_CHARS]
 
 
-class DocumentWriter:
+class DocumentWriter(EmbeddingWriter):
     """Writes parsed documents: created, updated (content or fields) or unchanged against what is stored."""
-
-    def __init__(
-        self,
-        config: BrainConfig,
-        store: Store,
-        embedder_factory: Callable[[], Embedder],
-        english_factory: Callable[[], Embedder | None] | None = None,
-    ) -> None:
-        self.config = config
-        self.store = store
-        self._embedder_factory = embedder_factory
-        self._english_factory = english_factory or (lambda: None)
 
     def lookup(self, ids: Sequence[str], namespace: str) -> dict[str, Existing]:
         out: dict[str, Existing] = {}

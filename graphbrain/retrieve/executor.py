@@ -79,7 +79,7 @@ from graphbrain.retrieve.settings import Settings, plan_id_of, plan_json, sent
 from graphbrain.retrieve.sifting import evidence_fit, merge_sources
 from graphbrain.store.base import Row, Store, Tx
 
-__all__ = ["PROTOCOL_VERSION", "RETRIEVERS", "Executor", "Settings", "head_size", "plan_id_of", "plan_json"]
+__all__ = ["PROTOCOL_VERSION", "RETRIEVERS", "Executor", "head_size"]
 
 PROTOCOL_VERSION = "0.1"
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # the store package imports no model code
 
 class EmbeddingWriter:
     """Holds the config, the store and the two model factories (``english_factory`` gives None when the English
-    model is off). The commit pipeline starts from it; the document ingestor, wired the same way, can too."""
+    model is off). The commit pipeline and the resources' DocumentWriter (so the Ingestor) start from it."""
 
     def __init__(
         self,

@@ -8,14 +8,9 @@ from typing import Any
 
 import pytest
 
-from graphbrain.commit.extract import (
-    Candidate,
-    ExtractionContext,
-    Role,
-    classify_utterance,
-    explicit_to_candidate,
-    extract,
-)
+from graphbrain.commit.candidate import Candidate, ExtractionContext, Role, explicit_to_candidate
+from graphbrain.commit.extract import extract
+from graphbrain.commit.utterance import classify_utterance
 from graphbrain.contracts import ExplicitItem, MemoryType
 
 NOW = datetime(2026, 2, 20, 12, 0, tzinfo=UTC)  # a Friday

@@ -7,14 +7,8 @@ from typing import Literal
 
 import pytest
 
-from graphbrain.commit.extract import (
-    Candidate,
-    ExtractionContext,
-    Role,
-    classify_utterance,
-    explicit_to_candidate,
-    extract,
-)
+from graphbrain.commit.candidate import Candidate, ExtractionContext, Role, explicit_to_candidate
+from graphbrain.commit.extract import extract
 from graphbrain.commit.retention import (
     Dropped,
     EntityGate,
@@ -23,6 +17,7 @@ from graphbrain.commit.retention import (
     references,
     retention_decisions,
 )
+from graphbrain.commit.utterance import classify_utterance
 from graphbrain.config import ConfidenceConfig, EntityGateConfig, RetentionConfig
 from graphbrain.contracts import ExplicitItem, MemoryType
 from graphbrain.nlp import entity_candidates

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphbrain import Brain
-from graphbrain.resources.ingest import ManualText
+from graphbrain.resources.sources import ManualText
 
 TUESDAY = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 

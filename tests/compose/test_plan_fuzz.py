@@ -26,7 +26,7 @@ from graphbrain.compose.time import parse_time_range
 from graphbrain.config import RetrievalConfig
 from graphbrain.contracts import MAX_QUERY_CHARS, Mode, RetrievalPlan
 from graphbrain.errors import InputError, PlanError
-from graphbrain.retrieve.executor import Settings, plan_id_of, plan_json
+from graphbrain.retrieve.settings import Settings, plan_id_of, plan_json
 
 FUZZ = settings(
     max_examples=200,

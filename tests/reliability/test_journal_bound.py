@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from graphbrain.interfaces.http import _map_graphbrain_error
+from graphbrain.interfaces.http.errors import map_graphbrain_error
 from graphbrain.journal import Journal, JournalFull
 
 BOUND_MB = 0.125
@@ -62,7 +62,7 @@ def test_a_full_journal_refuses_the_next_turn_and_replays_the_rest(
     refused = f"t{n}"
     assert len(pending) >= 3, "the bound should hold a few pending turns"
     assert journal.size_bytes() <= bound
-    assert _map_graphbrain_error(refused_err.value) == (507, "journal_full")
+    assert map_graphbrain_error(refused_err.value) == (507, "journal_full")
     # Nothing half-written: the refused turn is neither journaled nor in the graph; every acknowledged
     # turn is, in order (the written ones in the graph, the pending ones in the journal).
     assert journal.find(brain.config.namespace, "s", refused) is None

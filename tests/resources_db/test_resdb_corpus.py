@@ -9,7 +9,8 @@ from typing import Any
 from graphbrain import Brain
 from graphbrain.ids import stable_id
 from graphbrain.resources import parse_file
-from graphbrain.resources.ingest import Ingestor, document_id_for, file_uri
+from graphbrain.resources.ingest import Ingestor
+from graphbrain.resources.sources import document_id_for, file_uri
 
 Cy = Callable[..., list[dict[str, Any]]]
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "docs"

@@ -11,7 +11,8 @@ import pytest
 from graphbrain import Brain
 from graphbrain.errors import InputError
 from graphbrain.ids import stable_id
-from graphbrain.resources.ingest import Ingestor, ManualText, document_id_for, file_uri
+from graphbrain.resources.ingest import Ingestor
+from graphbrain.resources.sources import ManualText, document_id_for, file_uri
 
 Cy = Callable[..., list[dict[str, Any]]]
 

@@ -13,8 +13,9 @@ from graphbrain import Brain
 from graphbrain.errors import InputError
 from graphbrain.ids import entity_id, stable_id
 from graphbrain.nlp import entity_candidates
-from graphbrain.resources.ingest import Ingestor, document_id_for
+from graphbrain.resources.ingest import Ingestor
 from graphbrain.resources.refs import normalise_url
+from graphbrain.resources.sources import document_id_for
 
 Cy = Callable[..., list[dict[str, Any]]]
 Server = Callable[[dict[str, Any]], str]

@@ -21,7 +21,8 @@ from graphbrain.commit.rules import Rule
 from graphbrain.commit.rules.table import en_re, zh_re
 from graphbrain.contracts import MemoryType
 from graphbrain.nlp import dates, pipelines
-from graphbrain.nlp.text import has_cjk, word_set
+from graphbrain.nlp.chars import has_cjk
+from graphbrain.nlp.stopwords import word_set
 
 _USE_LEAD_RE = en_re(
     r"^(?:(?:we|i)(?:'ll|'re going to| will| are going to| am going to)\s+)?(?:to\s+)?(?:just\s+)?"

@@ -15,7 +15,7 @@ from graphbrain.commit.phrase import (
 from graphbrain.commit.rules import Rule
 from graphbrain.commit.rules.table import en_re, zh_re
 from graphbrain.contracts import MemoryType
-from graphbrain.nlp.text import has_cjk
+from graphbrain.nlp.chars import has_cjk
 
 _OVER_RES: tuple[re.Pattern[str], ...] = (
     en_re(r"^(?P<x>.+?)\s+(?:over|rather than|instead of|to)\s+(?P<y>.+)$"),

@@ -15,7 +15,7 @@ from graphbrain.commit.rules import Rule
 from graphbrain.commit.rules.table import en_re
 from graphbrain.contracts import MemoryType
 from graphbrain.nlp import pipelines
-from graphbrain.nlp.text import STOP_WORDS
+from graphbrain.nlp.stopwords import STOP_WORDS
 
 _ZH_OTHER_SUBJECT_RE = re.compile(r"^\s*(?:你|您|他|她|它|我们|咱们|你们|他们|她们)")
 _EN_SUBJECT_I_RE = en_re(r"\bi(?:'m|'ve| am| have|\b)")

@@ -21,7 +21,7 @@ from graphbrain.commit.rules import Rule
 from graphbrain.commit.rules.table import en_re
 from graphbrain.contracts import MemoryType, TaskStatus
 from graphbrain.nlp import dates
-from graphbrain.nlp.text import has_cjk
+from graphbrain.nlp.chars import has_cjk
 
 _HAVE_DELIVERABLE_RE = en_re(r"^(?:have|get)\s+(?:a\s+|an\s+|the\s+)?")
 # "I'll …" that is not a piece of work.

@@ -254,7 +254,7 @@ def ingest(
     with open_brain(config_path, namespace) as brain:
         try:
             if manual_text is not None:
-                from graphbrain.resources.ingest import ManualText
+                from graphbrain.resources.sources import ManualText
 
                 text = text_or_stdin(manual_text, "manual text")
                 result = brain.ingest(

@@ -25,11 +25,7 @@ from __future__ import annotations
 from graphbrain.interfaces.http.app import create_app, openapi_document, run
 from graphbrain.interfaces.http.auth import NAMESPACE_HEADER, TokenRegistry
 from graphbrain.interfaces.http.deps import LazyBrain
-from graphbrain.interfaces.http.errors import map_graphbrain_error
 from graphbrain.interfaces.http.settings import ServerSettings, TokenConfig, is_loopback, load_server_settings
-
-# The name tests/reliability imports (the mapping is public as errors.map_graphbrain_error).
-_map_graphbrain_error = map_graphbrain_error
 
 __all__ = [
     "NAMESPACE_HEADER",
