@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from graphbrain.commit.rules.table import ALL_ROLES, Family, Rule, load_rows, table
 from graphbrain.nlp.chars import HAN_CLASS
-from graphbrain.nlp.text import ZH_OCCUPATIONS
+from graphbrain.nlp.chinese import ZH_OCCUPATIONS
 
 # Fragments the patterns share with code elsewhere.
 _en, _zh = load_rows(("en.toml", "zh.toml"), {"han_class": HAN_CLASS, "occupations_zh": ZH_OCCUPATIONS})
