@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -279,10 +278,6 @@ def test_context_cmd(cli: Cli, brain: Brain) -> None:
 
 
 def test_demo_cmd(cli: Cli, brain: Brain) -> None:
-    if importlib.util.find_spec("graphbrain.demo") is None:
-        res = cli("demo", ok=False)
-        assert res.exit_code == 1 and "not available" in res.stderr
-        return
     res = cli("demo")
     report = data(res)  # --json: the walk-through went to stderr, the report is the output
     assert report["contexts"] and "commit_turn" in res.stderr
