@@ -1,7 +1,8 @@
-"""No module-level import cycle in graphbrain/: each module can be imported first, by anyone.
+"""No import cycle in graphbrain/: each module can be imported first, by anyone.
 
-Imports inside functions (the lazy ones that keep start-up fast) and under ``if TYPE_CHECKING:`` are
-not module-level and may point back; a module-level cycle makes the import order decide what works.
+A module-level cycle makes the import order decide what works. Imports inside functions (the lazy ones
+that keep start-up fast) may not point back either: two modules that import each other, even lazily, have
+a dependency the wrong way round. Only ``if TYPE_CHECKING:`` imports (annotations, never run) may.
 """
 
 from __future__ import annotations
@@ -101,3 +102,32 @@ def test_no_module_level_import_cycle() -> None:
     graph = import_graph()
     assert "graphbrain.brain" in graph  # the walk found the package
     assert cycles(graph) == []
+
+
+def _type_checking_nodes(tree: ast.Module) -> set[int]:
+    """ids of the import nodes under ``if TYPE_CHECKING:`` (annotations only: never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            out |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return out
+
+
+def lazy_import_graph() -> dict[str, set[str]]:
+    """Every import that can run, the ones inside functions included."""
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_nodes(tree)
+        body = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skip]
+        imported = _top_level_imports(ast.Module(body=body, type_ignores=[]), name, path.name == "__init__.py", files)
+        graph[name] = {m for m in imported if m in files and m != name}
+    return graph
+
+
+def test_no_two_modules_import_each_other_even_lazily() -> None:
+    # A lazy import back (brain ↔ composer, once) hides a dependency the wrong way round.
+    graph = lazy_import_graph()
+    both_ways = sorted((a, b) for a, targets in graph.items() for b in targets if a < b and a in graph.get(b, ()))
+    assert both_ways == []

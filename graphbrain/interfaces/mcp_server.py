@@ -36,8 +36,7 @@ from graphbrain.admin import NotFoundError
 from graphbrain.brain import Brain
 from graphbrain.contracts import MAX_MESSAGE_CHARS, Mode, TurnEvents, safe_text
 from graphbrain.errors import ConfigError, GraphbrainError, InputError, ReadOnlyViolation, format_validation_errors
-from graphbrain.interfaces.http.deps import LazyBrain
-from graphbrain.interfaces.http.settings import is_loopback
+from graphbrain.interfaces.serving import LazyBrain, is_loopback
 
 __all__ = ["Caller", "create_server", "current_caller", "main", "run"]
 

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 from graphbrain.nlp.candidate import EntityCandidate, EntityKind
 from graphbrain.nlp.canonical import canonicalize
 from graphbrain.nlp.chars import has_cjk, is_cjk
-from graphbrain.nlp.chinese import plausible_zh_person
 from graphbrain.nlp.english import plausible_person
 from graphbrain.nlp.lemmas import known, lemma
 from graphbrain.nlp.stopwords import EN_STOP_WORDS, ZH_STOP_WORDS, word_set
+from graphbrain.nlp.zh_names import plausible_zh_person
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token

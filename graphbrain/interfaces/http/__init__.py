@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from graphbrain.interfaces.http.app import create_app, openapi_document, run
 from graphbrain.interfaces.http.auth import NAMESPACE_HEADER, TokenRegistry
-from graphbrain.interfaces.http.deps import LazyBrain
-from graphbrain.interfaces.http.settings import ServerSettings, TokenConfig, is_loopback, load_server_settings
+from graphbrain.interfaces.http.settings import ServerSettings, TokenConfig, load_server_settings
+from graphbrain.interfaces.serving import LazyBrain, is_loopback
 
 __all__ = [
     "NAMESPACE_HEADER",

@@ -24,7 +24,8 @@ from graphbrain.interfaces.http.errors import error_response, install_error_hand
 from graphbrain.interfaces.http.mcp_gate import add_mcp
 from graphbrain.interfaces.http.pages import add_docs, add_ui
 from graphbrain.interfaces.http.routes import ROUTERS
-from graphbrain.interfaces.http.settings import ServerSettings, is_loopback, load_server_settings
+from graphbrain.interfaces.http.settings import ServerSettings, load_server_settings
+from graphbrain.interfaces.serving import is_loopback
 
 __all__ = ["BodySizeLimit", "create_app", "openapi_document", "run"]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -18,6 +17,7 @@ from graphbrain.contracts import MAX_ID_CHARS
 from graphbrain.interfaces.http.auth import NAMESPACE_HEADER, Scope, TokenRegistry, resolve_scope
 from graphbrain.interfaces.http.errors import NOT_FOUND, ApiError
 from graphbrain.interfaces.http.settings import ServerSettings
+from graphbrain.interfaces.serving import BrainSource, LazyBrain
 
 __all__ = [
     "BrainDep",
@@ -29,31 +29,6 @@ __all__ = [
     "State",
     "lookup",
 ]
-
-BrainSource = Brain | Callable[[], Brain]
-
-
-class LazyBrain:
-    """One Brain: given, or made on first use (so a server starts, and says why, while Neo4j is down)."""
-
-    def __init__(self, source: BrainSource) -> None:
-        self._brain = source if isinstance(source, Brain) else None
-        self._factory = None if isinstance(source, Brain) else source
-        self._lock = threading.Lock()
-
-    def get(self) -> Brain:
-        if self._brain is None:
-            with self._lock:
-                if self._brain is None:
-                    assert self._factory is not None
-                    self._brain = self._factory()
-        return self._brain
-
-    def close(self) -> None:
-        # Only a Brain made here is ours to close; a given one belongs to the caller.
-        if self._factory is not None and self._brain is not None:
-            self._brain.close()
-            self._brain = None
 
 
 @dataclass

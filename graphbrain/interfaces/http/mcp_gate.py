@@ -12,9 +12,9 @@ from starlette.types import Receive, Send
 from starlette.types import Scope as ASGIScope
 
 from graphbrain.interfaces.http.auth import NAMESPACE_HEADER, TokenRegistry, resolve_scope
-from graphbrain.interfaces.http.deps import LazyBrain
 from graphbrain.interfaces.http.errors import ApiError
 from graphbrain.interfaces.http.settings import ServerSettings
+from graphbrain.interfaces.serving import LazyBrain
 
 __all__ = ["McpGate", "add_mcp"]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from typing import Annotated, Any
 
@@ -18,7 +17,6 @@ __all__ = [
     "ServerSettings",
     "StrictModel",
     "TokenConfig",
-    "is_loopback",
     "load_server_settings",
 ]
 
@@ -89,12 +87,3 @@ def load_server_settings(config_path: str | os.PathLike[str] | None = None) -> S
     except ValidationError as e:
         msg, errors = format_validation_errors(e, "server")
         raise ConfigError(f"{file or '<defaults>'}: {msg}", file=str(file), key=errors[0]["field"]) from e
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
