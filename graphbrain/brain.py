@@ -139,6 +139,10 @@ class Brain:
         storage = self.config.storage
         return Journal.in_data_dir(storage.data_dir, target=self.store.target, max_mb=storage.journal_max_mb)
 
+    def journal_if_on(self) -> Journal | None:
+        """The journal when brain.yml keeps one (``storage.journal``), else None (and no file is made)."""
+        return self.journal if self.config.storage.journal else None
+
     def replay_journal(self) -> list[CommitResult]:
         """Write every pending journaled turn, in order (raises StoreUnavailable if Neo4j is still away)."""
         from graphbrain.commit.durable import DurableCommitter
@@ -205,7 +209,7 @@ class Brain:
         """The Composer behind compose_context, over this brain's store, journal and models."""
         from graphbrain.compose.composer import Composer
 
-        return Composer(self.config, self.store, lambda: self.journal, self._executor())
+        return Composer(self.config, self.store, self.journal_if_on, self._executor())
 
     def ingest(self, source: Any, **options: Any) -> Any:
         """Add a file, directory, URL, raw text or memory snapshot to the resource library."""

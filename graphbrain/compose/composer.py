@@ -80,10 +80,13 @@ class Composer:
     imports brain.py: ``Brain.composer()`` builds one, and a replay builds one per config.
     """
 
-    def __init__(self, config: BrainConfig, store: Store, journal: Callable[[], Journal], executor: Executor) -> None:
+    def __init__(
+        self, config: BrainConfig, store: Store, journal: Callable[[], Journal | None], executor: Executor
+    ) -> None:
         self.config = config
         self.store = store
-        # A factory: the journal is read only while the graph is down, and opening it creates its file.
+        # A factory: the journal is read only while the graph is down, and opening it creates its file;
+        # None when the brain keeps no journal.
         self._journal = journal
         self._retriever = executor  # stateless between calls: both sides of evidence share it
 
@@ -246,8 +249,9 @@ class Composer:
         """The graph is unreachable: the session's recent turns from the journal, nothing else."""
         comp = self.config.policies.composition
         recent: list[ChatTurn] = []
-        if self.config.storage.journal:
-            for entry in self._journal().recent(namespace, session_id, max(comp.recent_turns_max, 1)):
+        journal = self._journal()  # the journal's owner says whether there is one
+        if journal is not None:
+            for entry in journal.recent(namespace, session_id, max(comp.recent_turns_max, 1)):
                 for m in entry.events.get("messages") or []:
                     if m.get("role") in ("user", "assistant", "tool") and m.get("content"):
                         recent.append(ChatTurn(role=m["role"], content=m["content"], turn_id=entry.turn_id))

@@ -46,7 +46,7 @@ def _compose(brain: Brain, config: BrainConfig, request: Mapping[str, Any], crea
     from graphbrain.retrieve.executor import Executor
 
     executor = Executor(config, brain.store, lambda: load_embedder(config), lambda: load_english_embedder(config))
-    return Composer(config, brain.store, lambda: brain.journal, executor).compose(
+    return Composer(config, brain.store, brain.journal_if_on, executor).compose(
         str(request.get("session_id") or ""),
         str(request.get("user_message") or ""),
         request.get("agent_state") or None,

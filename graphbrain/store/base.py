@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from graphbrain.config import ENGLISH_DIMENSION
-from graphbrain.errors import SchemaError
+from graphbrain.errors import InputError, SchemaError
 from graphbrain.store.queries import QueryLibrary
 from graphbrain.store.upgrade import OLDEST_VERSION, STEPS
 
@@ -116,7 +116,7 @@ class Store(ABC):
         """Run a user's own Cypher (read-only unless ``write``), at most ``row_cap`` rows, timed out after
         ``timeout_s`` (the backend's query timeout when None)."""
         if row_cap < 1:
-            raise ValueError(f"row_cap must be at least 1, got {row_cap}")
+            raise InputError(f"row_cap must be at least 1, got {row_cap}")
         return self._cypher(text, params or {}, write, row_cap, timeout_s)
 
     @abstractmethod
