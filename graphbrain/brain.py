@@ -22,6 +22,7 @@ from graphbrain.contracts import CommitResult, ContextPackage, EvidencePack, Ret
 from graphbrain.store import CypherResult, SchemaReport, Store, open_store
 
 if TYPE_CHECKING:
+    from graphbrain.commit.pipeline import CommitPipeline
     from graphbrain.compose.composer import Composer
     from graphbrain.embedding import Embedder
     from graphbrain.journal import Journal
@@ -123,14 +124,20 @@ class Brain:
         With ``storage.journal`` on (the default) the turn is journaled first: when Neo4j cannot be
         reached the result is ``status="pending"`` ("accepted, pending") and the turn is written later.
         """
-        from graphbrain.commit.pipeline import CommitPipeline
-
-        pipeline = CommitPipeline(self.config, self.store, *self._models())
+        pipeline = self.commit_pipeline
         if not self.config.storage.journal:
             return pipeline.commit(session_id, turn_events)
         from graphbrain.commit.durable import DurableCommitter
 
         return DurableCommitter(pipeline, self.journal, self.config.namespace).commit(session_id, turn_events)
+
+    @cached_property
+    def commit_pipeline(self) -> CommitPipeline:
+        """One pipeline per Brain: its per-namespace caches (the entity ruler's lexicon, the candidate
+        names) are read once a minute, not on every commit."""
+        from graphbrain.commit.pipeline import CommitPipeline
+
+        return CommitPipeline(self.config, self.store, *self._models())
 
     @cached_property
     def journal(self) -> Journal:
@@ -146,10 +153,8 @@ class Brain:
     def replay_journal(self) -> list[CommitResult]:
         """Write every pending journaled turn, in order (raises StoreUnavailable if Neo4j is still away)."""
         from graphbrain.commit.durable import DurableCommitter
-        from graphbrain.commit.pipeline import CommitPipeline
 
-        pipeline = CommitPipeline(self.config, self.store, *self._models())
-        return DurableCommitter(pipeline, self.journal, self.config.namespace).replay()
+        return DurableCommitter(self.commit_pipeline, self.journal, self.config.namespace).replay()
 
     def journal_status(self) -> dict[str, Any]:
         """Counts by status and the pending turns (namespace, session, turn id, attempts, last error)."""
@@ -278,14 +283,15 @@ class Brain:
         """Remove an item (every version of its key), a session or the whole namespace; returns counts."""
         from graphbrain.admin.memory import forget
 
-        return forget(
-            self.store,
-            self._ns(namespace),
-            item_id=item_id,
-            key=key,
-            session_id=session_id,
-            whole_namespace=whole_namespace,
-        )
+        ns = self._ns(namespace)
+        try:
+            return forget(
+                self.store, ns, item_id=item_id, key=key, session_id=session_id, whole_namespace=whole_namespace
+            )
+        finally:
+            # A forgotten entity must not be found again by name from this process's cached lexicon.
+            if "commit_pipeline" in self.__dict__:
+                self.commit_pipeline.drop_caches(ns)
 
     def entity(self, name: str, *, namespace: str | None = None) -> dict[str, Any]:
         """An entity by name or alias with its neighbourhood and timeline; NotFoundError if none."""

@@ -92,6 +92,11 @@ class CommitPipeline(EmbeddingWriter):
     def _candidates(self) -> dict[str, tuple[float, set[str]]]:
         return {}
 
+    def drop_caches(self, namespace: str) -> None:
+        """Forget what was cached of ``namespace`` (after a forget: its names are read afresh)."""
+        self._lexicons.pop(namespace, None)
+        self._candidates.pop(namespace, None)
+
     # ------------------------------------------------------------------ public
     def commit(self, session_id: str, turn_events: Any) -> CommitResult:
         t0 = time.perf_counter()
@@ -329,7 +334,11 @@ class CommitPipeline(EmbeddingWriter):
                 continue
             known = self._candidate_names(rec.namespace)
             found_here = [*phrases(m["content"], cfg=self.config.nlp), *known_phrases(m["content"], known)]
-            known.update(ph.name for ph in found_here if has_cjk(ph.name))  # this process's later turns see them
+            new = {ph.name for ph in found_here if has_cjk(ph.name)} - known
+            if new:  # this process's later turns see them; a new set, as other threads may be reading this one
+                cached = self._candidates.get(rec.namespace)
+                if cached is not None:
+                    self._candidates[rec.namespace] = (cached[0], cached[1] | new)
             for ph in found_here:
                 if searchable.says_nothing(ph.name):
                     continue
@@ -424,8 +433,9 @@ class CommitPipeline(EmbeddingWriter):
             if d.passed:
                 passed.append(plan)
                 cache = self._lexicons.get(rec.namespace)
-                if cache is not None:
-                    cache[1].setdefault(plan.name, (plan.kind, d.canonical))
+                if cache is not None and plan.name not in cache[1]:
+                    # A new dict, as other threads may be reading this one (the pipeline is shared).
+                    self._lexicons[rec.namespace] = (cache[0], {**cache[1], plan.name: (plan.kind, d.canonical)})
         return passed, all_keys
 
     def _embed(
