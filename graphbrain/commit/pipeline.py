@@ -48,6 +48,7 @@ from graphbrain.ids import entity_id, new_id
 from graphbrain.nlp import canonicalize, estimate_tokens
 from graphbrain.nlp.chars import has_cjk
 from graphbrain.nlp.phrases import known_phrases, phrases
+from graphbrain.retrieve.base import index_search, lucene_query
 from graphbrain.store import Tx, Undo
 from graphbrain.store.json_props import loads_object
 from graphbrain.store.writer import EmbeddingWriter
@@ -56,7 +57,9 @@ log = logging.getLogger(__name__)
 
 # Types whose active items extraction may refer to (status changes, retractions, overwrites).
 CONTEXT_TYPES = ["tasks", "preferences", "goals", "decisions", "profile", "events"]
+CONTEXT_TURNS = 50  # the session's last turns whose items a turn may refer to without naming them
 CONTEXT_LIMIT = 300
+CONTEXT_TEXT_LIMIT = 50  # items found by the turn's words
 MAX_EMBED_CHARS = 2000
 # The entity ruler's lexicon: the namespace's most mentioned entities, re-read at most once a minute.
 LEXICON_LIMIT = 5000
@@ -92,10 +95,15 @@ class CommitPipeline(EmbeddingWriter):
     def _candidates(self) -> dict[str, tuple[float, set[str]]]:
         return {}
 
+    @cached_property
+    def _projects(self) -> dict[str, tuple[float, set[str]]]:
+        return {}
+
     def drop_caches(self, namespace: str) -> None:
         """Forget what was cached of ``namespace`` (after a forget: its names are read afresh)."""
         self._lexicons.pop(namespace, None)
         self._candidates.pop(namespace, None)
+        self._projects.pop(namespace, None)
 
     # ------------------------------------------------------------------ public
     def commit(self, session_id: str, turn_events: Any) -> CommitResult:
@@ -120,9 +128,7 @@ class CommitPipeline(EmbeddingWriter):
             return {
                 "dup": [],
                 "state": tx.run("commit/session_state", {"session_node_id": rec.session_node_id, "window": window}),
-                "context": tx.run(
-                    "commit/context_items", {"namespace": ns, "types": CONTEXT_TYPES, "limit": CONTEXT_LIMIT}
-                ),
+                "context": self._context_items(tx, rec),
                 "entities": tx.run("commit/existing_entities", {"namespace": ns, "canonicals": sorted(found)})
                 if found
                 else [],
@@ -132,12 +138,11 @@ class CommitPipeline(EmbeddingWriter):
         if pre["dup"]:
             return self._duplicate(rec, pre["dup"][0])
         state = pre["state"][0] if pre["state"] else {}
-        context_rows = pre["context"]
         project = ev.metadata.get("project") if isinstance(ev.metadata.get("project"), str) else None
         context = ExtractionContext(
             # oldest first: the last one is what a bare "no, that's wrong" refers to
-            active_items=[(r["type"], r["key"], loads_object(r["value_json"])) for r in reversed(context_rows)],
-            known_projects=[project] if project else (),
+            active_items=[(r["type"], r["key"], loads_object(r["value_json"])) for r in pre["context"]],
+            known_projects=sorted({*self._known_projects(ns), *([project] if project else [])}),
             default_project=project,
             now=at,
             nlp=self.config.nlp,
@@ -363,6 +368,45 @@ class CommitPipeline(EmbeddingWriter):
                 )
                 found[ph.canonical] = plan
         return found, turn
+
+    def _context_items(self, tx: Tx, rec: TurnRecord) -> list[dict[str, Any]]:
+        """The active items this turn can refer to, oldest first: what its session made or changed in its last
+        ``CONTEXT_TURNS`` turns, and the items whose text shares the turn's words (the memory_text index).
+
+        Both are index reads, so a commit costs the same in a namespace of a thousand items as of a million.
+        """
+        rows = tx.run(
+            "commit/context_items",
+            {
+                "session_node_id": rec.session_node_id,
+                "window": CONTEXT_TURNS,
+                "types": CONTEXT_TYPES,
+                "limit": CONTEXT_LIMIT,
+            },
+        )
+        query = lucene_query(" ".join(m["content"] for m in rec.messages if m["role"] != "system"))
+        if query is not None:
+            filters = {"types": CONTEXT_TYPES, "statuses": ["active"], "session_ids": None}
+            hits = index_search(
+                tx,
+                "retrieve/exact_memory",
+                {"namespace": rec.namespace, "query": query, **filters, "time_from": None, "time_to": None},
+                CONTEXT_TEXT_LIMIT,
+            )
+            if hits:
+                ids = [h["id"] for h in hits]
+                rows += tx.run("commit/context_items_by_id", {"namespace": rec.namespace, "ids": ids})
+        unique = {r["id"]: r for r in rows}
+        return sorted(unique.values(), key=lambda r: (str(r["updated_at"]), str(r["id"])))
+
+    def _known_projects(self, namespace: str) -> set[str]:
+        """The projects the namespace's keys name, re-read at most once a minute (``commit/known_projects``)."""
+        now = time.monotonic()
+        cached = self._projects.get(namespace)
+        if cached is None or now - cached[0] >= LEXICON_TTL_S:
+            rows = self.store.run("commit/known_projects", {"namespace": namespace, "limit": LEXICON_LIMIT})
+            cached = self._projects[namespace] = (now, {str(r["project"]) for r in rows if r.get("project")})
+        return cached[1]
 
     def _candidate_names(self, namespace: str) -> set[str]:
         """The namespace's Chinese candidate names, re-read at most once a minute; the turns this process

@@ -74,6 +74,27 @@ def query_language(text: str) -> str:
     return detect_language(text)
 
 
+def index_search(tx: Tx, name: str, params: Mapping[str, Any], limit: int) -> list[Row]:
+    """Rows of one post-filtered index query, widening the raw ``k`` while that can still help.
+
+    The query returns one row: ``raw`` (hits the index gave), ``floor`` (the last hit's score) and
+    ``rows`` (the survivors, best first, at most ``limit``). Widening stops when enough survived,
+    when the index had no more (``raw < k``), when the last raw hit already scored below
+    ``params["min_score"]`` (vector search: further hits can only be weaker), or at ``MAX_INDEX_K``.
+    """
+    k = min(MAX_INDEX_K, max(limit * OVERSAMPLE, 10))
+    min_score = params.get("min_score")
+    while True:
+        out = tx.run(name, {**params, "k": k, "limit": limit})
+        result = out[0] if out else {"raw": 0, "floor": None, "rows": []}
+        rows: list[Row] = list(result["rows"])
+        exhausted = int(result["raw"]) < k
+        below = min_score is not None and result["floor"] is not None and result["floor"] < min_score
+        if len(rows) >= limit or exhausted or below or k >= MAX_INDEX_K:
+            return rows
+        k = min(MAX_INDEX_K, k * WIDEN)
+
+
 # ---------------------------------------------------------------------------------------- the context
 @dataclass
 class RetrievalContext:
@@ -169,24 +190,8 @@ class Retriever(ABC):
 
     # ----------------------------------------------------------------------------- shared helpers
     def index_search(self, tx: Tx, name: str, params: Mapping[str, Any], limit: int) -> list[Row]:
-        """Rows of one post-filtered index query, widening the raw ``k`` while that can still help.
-
-        The query returns one row: ``raw`` (hits the index gave), ``floor`` (the last hit's score) and
-        ``rows`` (the survivors, best first, at most ``limit``). Widening stops when enough survived,
-        when the index had no more (``raw < k``), when the last raw hit already scored below
-        ``params["min_score"]`` (vector search: further hits can only be weaker), or at ``MAX_INDEX_K``.
-        """
-        k = min(MAX_INDEX_K, max(limit * OVERSAMPLE, 10))
-        min_score = params.get("min_score")
-        while True:
-            out = tx.run(name, {**params, "k": k, "limit": limit})
-            result = out[0] if out else {"raw": 0, "floor": None, "rows": []}
-            rows: list[Row] = list(result["rows"])
-            exhausted = int(result["raw"]) < k
-            below = min_score is not None and result["floor"] is not None and result["floor"] < min_score
-            if len(rows) >= limit or exhausted or below or k >= MAX_INDEX_K:
-                return rows
-            k = min(MAX_INDEX_K, k * WIDEN)
+        """``index_search`` (module level): one post-filtered index query, ``k`` widened as needed."""
+        return index_search(tx, name, params, limit)
 
     def ranked_list(
         self,
