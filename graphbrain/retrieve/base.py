@@ -11,12 +11,13 @@ an item found by several queries and modes is read once, and the long tail of th
 
 Index search (full-text and vector alike) goes through ``Retriever.index_search``: Neo4j's indexes are
 global, so hits are post-filtered by namespace and filters in Cypher, and the raw ``k`` asked of the index
-starts at ``OVERSAMPLE × limit`` and is widened ``WIDEN``-fold while fewer than ``limit`` hits survive and
-the index still had more to give, up to ``MAX_INDEX_K``.
+starts at ``OVERSAMPLE × limit`` and is widened (``next_k``: to what the share that survived says is
+enough) while fewer than ``limit`` hits survive and the index still had more to give, up to ``MAX_INDEX_K``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -44,8 +45,12 @@ SIDES: tuple[Side, ...] = ("memory", "turn", "resource")
 SIDE_FILE: dict[Side, str] = {"memory": "memory", "turn": "turns", "resource": "resources"}
 
 OVERSAMPLE = 2  # first raw k = OVERSAMPLE × limit: most namespaces and filters keep half the hits
-WIDEN = 4  # then k grows fourfold per retry ...
+WIDEN = 4  # then k grows to what the share that survived asks for (next_k), 16-fold when none did ...
 MAX_INDEX_K = 4096  # ... up to this many raw hits per index call (HNSW and Lucene stay fast below it)
+# Hits kept per supplementary list: an expansion query's, or a search at a fraction of its query's weight
+# (the main model's index for an English question). Fusion uses the head of such a list; its long tail costs
+# index work (a vector search's cost grows with its k) and moves no result.
+SUPPLEMENT_LIMIT = 50
 
 # Lucene's BooleanQuery takes at most 1024 clauses and the cjk analyzer makes about one per character
 # of Chinese, so the full-text query keeps the first MAX_FTS_CHARS characters of the text.
@@ -74,15 +79,16 @@ def query_language(text: str) -> str:
     return detect_language(text)
 
 
-def index_search(tx: Tx, name: str, params: Mapping[str, Any], limit: int) -> list[Row]:
+def index_search(tx: Tx, name: str, params: Mapping[str, Any], limit: int, max_k: int = MAX_INDEX_K) -> list[Row]:
     """Rows of one post-filtered index query, widening the raw ``k`` while that can still help.
 
     The query returns one row: ``raw`` (hits the index gave), ``floor`` (the last hit's score) and
     ``rows`` (the survivors, best first, at most ``limit``). Widening stops when enough survived,
     when the index had no more (``raw < k``), when the last raw hit already scored below
-    ``params["min_score"]`` (vector search: further hits can only be weaker), or at ``MAX_INDEX_K``.
+    ``params["min_score"]`` (vector search: further hits can only be weaker), or at ``max_k``.
     """
-    k = min(MAX_INDEX_K, max(limit * OVERSAMPLE, 10))
+    max_k = min(max_k, MAX_INDEX_K)
+    k = min(max_k, max(limit * OVERSAMPLE, 10))
     min_score = params.get("min_score")
     while True:
         out = tx.run(name, {**params, "k": k, "limit": limit})
@@ -90,9 +96,19 @@ def index_search(tx: Tx, name: str, params: Mapping[str, Any], limit: int) -> li
         rows: list[Row] = list(result["rows"])
         exhausted = int(result["raw"]) < k
         below = min_score is not None and result["floor"] is not None and result["floor"] < min_score
-        if len(rows) >= limit or exhausted or below or k >= MAX_INDEX_K:
+        if len(rows) >= limit or exhausted or below or k >= max_k:
             return rows
-        k = min(MAX_INDEX_K, k * WIDEN)
+        k = min(max_k, next_k(k, len(rows), limit))
+
+
+def next_k(k: int, survived: int, limit: int) -> int:
+    """The raw ``k`` to ask next when ``survived`` of ``k`` hits passed the filters and ``limit`` are wanted:
+    enough for ``limit`` at the share that survived (and a fifth more), ``WIDEN``² times ``k`` when none
+    did. One wider search instead of a ladder of them: a vector search costs by its ``k``, so the
+    rungs below the last were paid for nothing."""
+    if survived <= 0:
+        return k * WIDEN * WIDEN
+    return max(2 * k, math.ceil(k * limit / survived * 1.2))
 
 
 # ---------------------------------------------------------------------------------------- the context
@@ -189,9 +205,11 @@ class Retriever(ABC):
         """Run the mode for one query; candidates best first, ties by id."""
 
     # ----------------------------------------------------------------------------- shared helpers
-    def index_search(self, tx: Tx, name: str, params: Mapping[str, Any], limit: int) -> list[Row]:
+    def index_search(
+        self, tx: Tx, name: str, params: Mapping[str, Any], limit: int, max_k: int = MAX_INDEX_K
+    ) -> list[Row]:
         """``index_search`` (module level): one post-filtered index query, ``k`` widened as needed."""
-        return index_search(tx, name, params, limit)
+        return index_search(tx, name, params, limit, max_k)
 
     def ranked_list(
         self,

@@ -62,7 +62,7 @@ from graphbrain.embedding import Embedder
 from graphbrain.errors import EmbeddingError
 from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.associative import AssociativeRetriever
-from graphbrain.retrieve.base import SIDE_FILE, SIDES, QueryJob, RetrievalContext, Retriever
+from graphbrain.retrieve.base import SIDE_FILE, SIDES, SUPPLEMENT_LIMIT, QueryJob, RetrievalContext, Retriever
 from graphbrain.retrieve.bridges import add_bridges, reach_bridges
 from graphbrain.retrieve.candidate import Candidate, Side
 from graphbrain.retrieve.diversity import apply_diversity
@@ -103,7 +103,6 @@ HONOURED_HINTS: dict[Mode, frozenset[str]] = {
 }
 
 MAX_DROPPED_LISTED = 100  # explain.dropped lists this many items; the counts are always complete
-EXPANSION_LIMIT = 50  # hits kept per associative list (candidate_k for the others)
 
 
 @dataclass
@@ -311,9 +310,6 @@ class Executor:
         weight = query.weight
         if query.mode == Mode.associative and not sent(query, "weight"):
             weight = self.config.query_expansion.max_weight
-        limit = settings.candidate_k
-        if query.mode == Mode.associative:
-            limit = min(limit, EXPANSION_LIMIT)  # an expansion adds the long tail: its head is what counts
         return QueryJob(
             index=index,
             query=query.model_copy(update={"filters": merged}),
@@ -322,7 +318,7 @@ class Executor:
             sides=sides,
             params=params,
             # An expansion only adds the long tail: its head is all fusion can use of it.
-            limit=min(settings.candidate_k, EXPANSION_LIMIT)
+            limit=min(settings.candidate_k, SUPPLEMENT_LIMIT)
             if query.mode == Mode.associative
             else settings.candidate_k,
             hints=dict(query.hints),

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphbrain.contracts import Mode
-from graphbrain.retrieve.base import SIDE_FILE, QueryJob, Retriever, query_language
+from graphbrain.retrieve.base import OVERSAMPLE, SIDE_FILE, SUPPLEMENT_LIMIT, QueryJob, Retriever, query_language
 from graphbrain.retrieve.candidate import Side
 from graphbrain.retrieve.fuse import RankedList
 from graphbrain.store.base import Tx
@@ -76,7 +76,15 @@ class SemanticRetriever(Retriever):
             for side in job.sides:
                 for model, vector, extra, factor in self.searches(job, side):
                     params = {**job.params[side], **extra, "vector": vector, "min_score": min_score, "model": model}
-                    rows = self.index_search(tx, f"retrieve/semantic_{SIDE_FILE[side]}", params, job.limit)
+                    name = f"retrieve/semantic_{SIDE_FILE[side]}"
+                    if factor >= 1.0:
+                        rows = self.index_search(tx, name, params, job.limit)
+                    else:
+                        # A search at a fraction of the query's weight supplements the main one: its head is
+                        # what fusion uses, and it gets no more index work than the main search's first k
+                        # (the non-English messages among the nearest, not all the way down the index).
+                        limit = min(job.limit, SUPPLEMENT_LIMIT)
+                        rows = self.index_search(tx, name, params, limit, max_k=OVERSAMPLE * job.limit)
                     lst = self.ranked_list(job, side, rows, mode=as_mode, backend="vector")
                     lst.weight = job.weight * factor
                     out.append(lst)
