@@ -16,6 +16,7 @@ CALL {
   WITH n, score ORDER BY score DESC, tf DESC, len, n.id LIMIT $limit
   RETURN collect({eid: toString(id(n)), id: n.id, labels: labels(n), type: n.type, key: n.key,
                   canonical: n.canonical, name: n.name, uri: n.uri, turn_count: n.turn_count, weight: score,
+                  aliases: n.aliases, kind: n.kind, status: n.status,
                   via: 'entity_names'}) AS rows
 }
 RETURN size(hits) AS raw, CASE WHEN size(hits) = 0 THEN null ELSE hits[-1].score END AS floor, rows

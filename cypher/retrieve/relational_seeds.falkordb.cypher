@@ -5,16 +5,12 @@ CALL {
   WHERE e.namespace = $namespace AND e.canonical IN $names
   RETURN e AS n, 1.0 AS weight, 'name' AS via
   UNION
-  MATCH (e:Entity)
-  WHERE e.namespace = $namespace AND any(a IN coalesce(e.aliases, []) WHERE toLower(a) IN $names)
-  RETURN e AS n, 1.0 AS weight, 'alias' AS via
-  UNION
   MATCH (m:Memory)
   WHERE m.namespace = $namespace AND m.key IN $keys
   RETURN m AS n, 1.0 AS weight, 'key' AS via
   UNION
   MATCH (r:Ref)
-  WHERE r.namespace = $namespace AND (r.uri IN $uris OR toLower(r.title) IN $names)
+  WHERE r.namespace = $namespace AND r.uri IN $uris
   RETURN r AS n, 1.0 AS weight, 'ref' AS via
 }
 RETURN toString(id(n)) AS eid, n.id AS id, labels(n) AS labels, n.type AS type, n.key AS key,

@@ -1,11 +1,13 @@
 """relational: graph traversal from what the query names, ranked by personalised PageRank.
 
-1. **Seeds** (``retrieve/relational_seeds``): the entities the query names — by canonical name or alias
+1. **Seeds** (``retrieve/relational_seeds``): the entities the query names — by canonical name
    (``query_names``: entity candidates, keywords, tokens and token pairs of the text, canonicalised as
-   ``graphbrain.nlp`` does at commit time), and through the ``entity_names`` full-text index for what an
+   ``graphbrain.nlp`` does at commit time), and through the ``entity_names`` full-text index, which also
+   finds an entity by one of its aliases or a ref's entity by its title (``exact_name_match``) and what an
    exact name cannot catch (Chinese phrases, partial names); memory items whose key the query spells
-   out; refs by URI or title; active tasks and decisions matched by text (``memory_text``). Name, key and
-   ref matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only,
+   out; refs by URI; active tasks and decisions matched by text (``memory_text``). Every lookup is by an
+   index, so seeding costs the same in a small namespace as in a large one. Name, alias, key and ref
+   matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only,
    from ``retrieve/relational_fts_*``, whose raw k widens like the exact retriever's: the indexes are
    global, and another tenant's hits must not crowd this namespace's out).
 2. **Neighbourhood** (``retrieve/relational_expand``, one query per hop, all in one read transaction,
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +59,8 @@ NEXT_WEIGHT = 0.5
 PRIOR_SEEDS = 5
 PRIOR_SEED_WEIGHT = 0.5
 FTS_SEEDS = 5  # full-text seeds kept per index
+FTS_NAME_CANDIDATES = 20  # entity hits read for exact alias / ref-title matches (see exact_name_match)
+REF_KINDS = frozenset({"url", "file"})  # a ref's entity (commit_turn names it by the ref's title)
 FTS_SEED_WEIGHT = 0.5  # a full-text seed weighs at most half an exact name match
 FTS_MIN_SHARE = 0.3  # ... and is kept only when it scores at least this share of the best hit
 MAX_WHOLE_QUERY_NAME = 80  # a short query may itself be a name ("Project Falcon")
@@ -120,9 +124,27 @@ def _with_tokens(text: str, names: set[str], uris: set[str], extra: Sequence[str
     )
 
 
-def select_seeds(rows: Sequence[Row]) -> dict[str, tuple[float, Row]]:
-    """Seed element id -> (weight, row): the strongest way each node was named, ``MAX_SEEDS`` at most."""
+def exact_name_match(row: Row, names: Collection[str]) -> str | None:
+    """How a full-text entity hit is named exactly by the query: ``alias`` (one of its aliases is one of the
+    query's names) or ``ref`` (a ref's entity, by its title), else None. Exact names are found by index in
+    ``relational_seeds``; aliases and titles come through the full-text index, which holds them."""
+    if not names:
+        return None
+    if any(isinstance(a, str) and a.casefold() in names for a in row.get("aliases") or []):
+        return "alias"
+    name = row.get("name")
+    if row.get("kind") in REF_KINDS and isinstance(name, str) and name.casefold() in names:
+        return "ref"
+    return None
+
+
+def select_seeds(rows: Sequence[Row], names: Collection[str] = ()) -> dict[str, tuple[float, Row]]:
+    """Seed element id -> (weight, row): the strongest way each node was named, ``MAX_SEEDS`` at most.
+
+    ``names``: the query's names (``SeedSpec.names``); a full-text entity hit one of whose aliases, or a
+    ref entity whose title, is one of them counts as named (weight 1.0)."""
     best: dict[str, tuple[float, Row]] = {}
+    wanted = set(names)
 
     def offer(eid: str, weight: float, row: Row) -> None:
         if eid not in best or weight > best[eid][0]:
@@ -131,6 +153,8 @@ def select_seeds(rows: Sequence[Row]) -> dict[str, tuple[float, Row]]:
     for row in rows:
         if row["via"] not in _FTS_VIAS:
             offer(row["eid"], float(row["weight"]), row)
+        elif (via := exact_name_match(row, wanted)) is not None:
+            offer(row["eid"], 1.0, {**row, "via": via})
     for via in _FTS_VIAS:
         hits = sorted((r for r in rows if r["via"] == via), key=lambda r: (-float(r["weight"]), str(r["id"])))[
             :FTS_SEEDS
@@ -397,9 +421,10 @@ class RelationalRetriever(Retriever):
         )
         if spec.fts is not None:
             # The full-text indexes are global: widen k per index until this namespace's best hits are in.
-            for name in FTS_SEED_QUERIES:
-                rows += self.index_search(tx, name, {"namespace": self.ctx.namespace, "fts": spec.fts}, FTS_SEEDS)
-        for eid, (weight, row) in select_seeds(rows).items():
+            # More entity hits than seeds are read: an alias or a ref title said exactly is a seed of its own.
+            for name, limit in zip(FTS_SEED_QUERIES, (FTS_NAME_CANDIDATES, FTS_SEEDS), strict=True):
+                rows += self.index_search(tx, name, {"namespace": self.ctx.namespace, "fts": spec.fts}, limit)
+        for eid, (weight, row) in select_seeds(rows, spec.names).items():
             graph.seeds[eid] = weight * specificity(row)
             graph.nodes[eid] = Node(eid=eid, row=row, depth=0)
         if prior and any(prior.values()):
