@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Literal, cast
 
 from graphbrain.compose.cues import (
@@ -80,14 +81,22 @@ def classify_intent(message: str, agent_state: Mapping[str, Any] | None = None) 
 
 
 # ================================================================================ resource decision
-def _ref_tokens(ref: str) -> set[str]:
-    """The distinctive words of a ref's title or URI ("file:///x/docs/vector-index.md" → vector, index)."""
+@lru_cache(maxsize=8192)
+def _ref_tokens(ref: str) -> frozenset[str]:
+    """The distinctive words of a ref's title or URI ("file:///x/docs/vector-index.md" → vector, index).
+
+    Cached: every compose checks the namespace's known refs (up to a few hundred) against the message."""
     spaced = re.sub(r"[/\\._\-:#?=&+]+", " ", ref)
-    return {
+    return frozenset(
         t
         for t in content_tokens(spaced)
         if t not in GENERIC_REF_WORDS and (len(t) >= 3 or (has_cjk(t) and len(t) >= 2))
-    }
+    )
+
+
+@lru_cache(maxsize=256)
+def _message_tokens(text: str) -> frozenset[str]:
+    return frozenset(content_tokens(text))
 
 
 def ref_named(message: str, ref: str) -> bool:
@@ -99,7 +108,7 @@ def ref_named(message: str, ref: str) -> bool:
     wanted = _ref_tokens(ref)
     if not wanted:
         return False
-    shared = wanted & content_tokens(text)
+    shared = wanted & _message_tokens(text)
     return len(shared) >= min(2, len(wanted))
 
 
