@@ -3,6 +3,11 @@ CREATE INDEX turn_session IF NOT EXISTS FOR (n:Turn) ON (n.namespace, n.session_
 CREATE INDEX message_ns IF NOT EXISTS FOR (n:Message) ON (n.namespace, n.session_id);
 CREATE INDEX memory_ns_key IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.key);
 CREATE INDEX memory_ns_type IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.type, n.status);
+// Newest first per type without sorting them all (compose's core memory, a summary's goals): with equality
+// on the first three and ORDER BY all four in this order, Neo4j reads the index in order and stops early.
+CREATE INDEX memory_recent IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.type, n.status, n.updated_at);
+// A session's own items (its working summary), without reading the namespace's.
+CREATE INDEX memory_session IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.source_session_id);
 CREATE INDEX entity_ns_canonical IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.canonical);
 CREATE INDEX ref_ns_uri IF NOT EXISTS FOR (n:Ref) ON (n.namespace, n.uri);
 CREATE INDEX document_ns_uri IF NOT EXISTS FOR (n:Document) ON (n.namespace, n.source_uri);

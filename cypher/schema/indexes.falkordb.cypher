@@ -3,6 +3,7 @@
 CREATE INDEX FOR (n:Turn) ON (n.namespace, n.session_id, n.seq);
 CREATE INDEX FOR (n:Message) ON (n.namespace, n.session_id);
 CREATE INDEX FOR (n:Memory) ON (n.namespace, n.key, n.type, n.status);
+CREATE INDEX FOR (n:Memory) ON (n.source_session_id, n.updated_at);
 CREATE INDEX FOR (n:Entity) ON (n.namespace, n.canonical);
 CREATE INDEX FOR (n:Ref) ON (n.namespace, n.uri);
 CREATE INDEX FOR (n:Document) ON (n.namespace, n.source_uri);

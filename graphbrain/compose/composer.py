@@ -44,14 +44,17 @@ from graphbrain.contracts import (
 from graphbrain.errors import InputError, StoreUnavailable
 from graphbrain.ids import new_id, stable_id
 from graphbrain.nlp import entity_candidates
+from graphbrain.retrieve.base import index_search, lucene_query
 from graphbrain.retrieve.executor import Executor
+from graphbrain.retrieve.relational import exact_name_match
 
 if TYPE_CHECKING:
     from graphbrain.config import BrainConfig
     from graphbrain.journal import Journal
-    from graphbrain.store import Store
+    from graphbrain.store import Store, Tx
 
 CORE_PER_TYPE = 6
+ALIAS_CANDIDATES = 20  # entity_names hits read for an alias the message says (as the relational seeds do)
 BLOCK_TITLES = {
     "profile": ("core_profile", "About the user"),
     "preferences": ("preferences", "Preferences"),
@@ -136,7 +139,7 @@ class Composer:
             for r in loaded["recent"]
             if r["role"] in ("user", "assistant", "tool")
         ]
-        sources = loaded["sources"][0] if loaded["sources"] else {"refs": [], "documents": []}
+        sources = {"refs": loaded["refs"], "documents": loaded["documents"]}
         aliases = {r["name"]: [a for a in r["aliases"] if a != r["name"]] for r in loaded["aliases"]}
         timings["load"] = _ms(t)
 
@@ -232,16 +235,34 @@ class Composer:
 
     # ------------------------------------------------------------------ helpers
     def _load(self, namespace: str, session_node_id: str, user_message: str, recent_max: int) -> dict[str, Any]:
-        """Everything compose reads before planning, in one read transaction."""
-        return self.store.read(
-            lambda tx: {
-                "core": tx.run("compose/core_memory", {"namespace": namespace, "per_type": CORE_PER_TYPE}),
-                "summary": tx.run("compose/working_summary", {"session_node_id": session_node_id}),
-                "recent": tx.run("compose/recent_turns", {"session_node_id": session_node_id, "n": max(recent_max, 1)}),
-                "sources": tx.run("compose/known_sources", {"namespace": namespace}),
-                "aliases": tx.run("compose/aliases", {"namespace": namespace, "names": self._names(user_message)}),
+        """Everything compose reads before planning, in one read transaction: one query (``compose/load``:
+        core memory, working summary, recent turns, known sources, entities named) and the entities named by
+        an alias, among the ``entity_names`` full-text hits."""
+        names = self._names(user_message)
+
+        def work(tx: Tx) -> dict[str, Any]:
+            params = {
+                "namespace": namespace,
+                "session_node_id": session_node_id,
+                "per_type": CORE_PER_TYPE,
+                "n": max(recent_max, 1),
+                "names": names,
             }
-        )
+            loaded = dict(tx.run("compose/load", params)[0])
+            query = lucene_query(user_message)
+            if query is not None:
+                hits = index_search(
+                    tx, "retrieve/relational_fts_entities", {"namespace": namespace, "fts": query}, ALIAS_CANDIDATES
+                )
+                wanted = set(names)
+                loaded["aliases"] = list(loaded["aliases"]) + [
+                    {"name": h["name"], "canonical": h["canonical"], "aliases": list(h.get("aliases") or [])}
+                    for h in hits
+                    if (h.get("status") or "active") == "active" and exact_name_match(h, wanted) == "alias"
+                ]
+            return loaded
+
+        return self.store.read(work)
 
     def _degraded(
         self, context_id: str, session_id: str, user_message: str, namespace: str, now: datetime, why: str

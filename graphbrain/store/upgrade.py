@@ -86,6 +86,13 @@ STEPS: tuple[UpgradeStep, ...] = (
         queries=("upgrade/v3_entity_turn_counts",),
         fills=("graphbrain.commit.searchable:upgrade_search_text", "graphbrain.commit.searchable:upgrade_english"),
     ),
+    UpgradeStep(
+        version=4,
+        description=(
+            "speed at scale: indexes for the newest items of a type (memory_recent) and a session's own items "
+            "(memory_session), so compose and commit read what they need instead of sorting a namespace"
+        ),
+    ),
 )
 
 # The version a graph written by a release before versioned upgrades is taken to have.
