@@ -1,10 +1,19 @@
 // What the working summary is built from: the session's active goals, decisions and tasks, its refs
 // and entities, and the user's open questions in the turns being summarised.
 MATCH (s:Session {id: $session_node_id})
+// Items: the session's own (memory_session index) and the namespace's newest goals (memory_recent, read in
+// index order), so the cost follows the session, not the namespace.
 CALL (s) {
-  MATCH (m:Memory)
-  WHERE m.namespace = $namespace AND m.status = 'active' AND m.type IN ['goals', 'decisions', 'tasks']
-    AND (m.source_session_id = s.session_id OR m.type = 'goals')
+  CALL (s) {
+    MATCH (m:Memory)
+    WHERE m.namespace = $namespace AND m.source_session_id = s.session_id AND m.status = 'active'
+      AND m.type IN ['goals', 'decisions', 'tasks']
+    RETURN m
+    UNION
+    MATCH (m:Memory)
+    WHERE m.namespace = $namespace AND m.type = 'goals' AND m.status = 'active' AND m.updated_at IS NOT NULL
+    RETURN m ORDER BY m.namespace DESC, m.type DESC, m.status DESC, m.updated_at DESC, m.id LIMIT 60
+  }
   RETURN collect({type: m.type, key: m.key, text: m.text, value_json: m.value_json,
                   updated_at: m.updated_at})[..60] AS items
 }
