@@ -11,8 +11,9 @@ an item found by several queries and modes is read once, and the long tail of th
 
 Index search (full-text and vector alike) goes through ``Retriever.index_search``: Neo4j's indexes are
 global, so hits are post-filtered by namespace and filters in Cypher, and the raw ``k`` asked of the index
-starts at ``OVERSAMPLE × limit`` and is widened (``next_k``: to what the share that survived says is
-enough) while fewer than ``limit`` hits survive and the index still had more to give, up to ``MAX_INDEX_K``.
+starts at ``OVERSAMPLE × limit`` (``MIN_INDEX_K`` at least) and is widened (``next_k``: to what the share
+that survived says is enough) while fewer than ``limit`` hits survive and the index still had more to give,
+up to ``MAX_INDEX_K``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ SIDES: tuple[Side, ...] = ("memory", "turn", "resource")
 SIDE_FILE: dict[Side, str] = {"memory": "memory", "turn": "turns", "resource": "resources"}
 
 OVERSAMPLE = 2  # first raw k = OVERSAMPLE × limit: most namespaces and filters keep half the hits
+# ... and at least this many: a short list behind a selective filter (the relational walk's five active tasks
+# and decisions by text) would otherwise climb from k = 10, a query per rung; an index gives 100 hits as
+# cheaply as 10.
+MIN_INDEX_K = 100
 WIDEN = 4  # then k grows to what the share that survived asks for (next_k), 16-fold when none did ...
 MAX_INDEX_K = 4096  # ... up to this many raw hits per index call (HNSW and Lucene stay fast below it)
 # Hits kept per supplementary list: an expansion query's, or a search at a fraction of its query's weight
@@ -88,7 +93,7 @@ def index_search(tx: Tx, name: str, params: Mapping[str, Any], limit: int, max_k
     ``params["min_score"]`` (vector search: further hits can only be weaker), or at ``max_k``.
     """
     max_k = min(max_k, MAX_INDEX_K)
-    k = min(max_k, max(limit * OVERSAMPLE, 10))
+    k = min(max_k, max(limit * OVERSAMPLE, MIN_INDEX_K))
     min_score = params.get("min_score")
     while True:
         out = tx.run(name, {**params, "k": k, "limit": limit})
