@@ -59,7 +59,8 @@ log = logging.getLogger(__name__)
 CONTEXT_TYPES = ["tasks", "preferences", "goals", "decisions", "profile", "events"]
 CONTEXT_TURNS = 50  # the session's last turns whose items a turn may refer to without naming them
 CONTEXT_LIMIT = 300
-CONTEXT_TEXT_LIMIT = 50  # items found by the turn's words
+CONTEXT_TEXT_LIMIT = 20  # items found by the turn's words (best BM25 first) ...
+CONTEXT_TEXT_MAX_K = 400  # ... among at most this many full-text hits: the cost follows the turn
 MAX_EMBED_CHARS = 2000
 # The entity ruler's lexicon: the namespace's most mentioned entities, re-read at most once a minute.
 LEXICON_LIMIT = 5000
@@ -392,6 +393,7 @@ class CommitPipeline(EmbeddingWriter):
                 "retrieve/exact_memory",
                 {"namespace": rec.namespace, "query": query, **filters, "time_from": None, "time_to": None},
                 CONTEXT_TEXT_LIMIT,
+                max_k=CONTEXT_TEXT_MAX_K,
             )
             if hits:
                 ids = [h["id"] for h in hits]
