@@ -1,13 +1,29 @@
 """A seeded stream of realistic synthetic agent sessions (tasks, decisions, preferences, events, chat).
 
-Templates in English, Chinese and both mixed, about a fixed cast (``synth_vocab``); each turn is a user
-message and an assistant reply with the memory items ``commit_turn`` would derive from it. Keys, values
-and texts come from graphbrain's own key functions and renderer; superseded and versioned items keep the
-one-active-item-per-key rule.
+Templates in English, Chinese and both mixed, about a shared cast (``synth_vocab``: projects, people,
+tools, components); each turn is a user message and an assistant reply with the memory items
+``commit_turn`` would derive from it. Keys, values and texts come from graphbrain's own key functions and
+renderer; superseded and versioned items keep the one-active-item-per-key rule.
+
+**The long tail of specific names.** Real conversations keep naming new specific things beside the
+familiar cast, so the generator does too: of the turns that say something (all but chit-chat),
+``SPECIFIC_SHARE`` (45 %) add a line naming one specific thing ("Tracked in PAY-1042.", "cc Nadia
+Moreau.", "客户是杭州华泰恒通物流。"). Its kind is drawn by ``SPECIFIC_KINDS`` (ticket 30 %, file 20 %,
+person 20 %, customer 20 %, incident 10 %) and its rank ``r`` within that kind from a Zipf (zeta) law,
+``P(r) ∝ r^-1.1`` on ``1 … SPECIFIC_RANKS`` (50 000; Devroye's rejection sampler, draws above the cap
+redrawn). Each rank has a name of its own, a pure function of (kind, rank, language), so a few names
+recur in thousands of turns and most appear once or twice; the number of distinct names of a kind grows
+about as ``draws^0.7`` (about 2 000 after 6 000 draws, 10 000 after 60 000), so the entities grow with
+the data (about 3 400 at 10 000 items and 17 500 at 100 000, against some 700 and 1 000 for the cast
+alone) while the cast stays fixed. Chinese sessions name Chinese people and customers (and the same
+tickets, incidents and files). Questions (``questions``) ask about one of these names one time in six,
+picked in proportion to how often it was mentioned. Everything is drawn from the generator's seeded
+random stream: the same seed gives the same names.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,10 +35,21 @@ from graphbrain.bench.synth_vocab import (
     ACTIONS_EN,
     ACTIONS_ZH,
     CHIT_CHAT,
+    CITIES_ZH,
+    CODE_MODULES,
+    CODE_STEMS,
     COMPONENTS_EN,
     COMPONENTS_ZH,
+    CUSTOMER_CORES,
+    CUSTOMER_HEADS,
+    CUSTOMER_TAILS,
+    CUSTOMERS_ZH_HEADS,
+    CUSTOMERS_ZH_TAILS,
     EVENT_KINDS_EN,
     EVENT_KINDS_ZH,
+    FIRST_NAMES,
+    GIVEN_ZH,
+    LAST_NAMES,
     MONTHS,
     PEOPLE_EN,
     PEOPLE_ZH,
@@ -31,11 +58,17 @@ from graphbrain.bench.synth_vocab import (
     PROJECTS_ZH,
     QUESTIONS_EN,
     QUESTIONS_MIXED,
+    QUESTIONS_SPECIFIC_EN,
+    QUESTIONS_SPECIFIC_ZH,
     QUESTIONS_ZH,
     REASONS_EN,
     REASONS_ZH,
+    SPECIFIC_LINES_EN,
+    SPECIFIC_LINES_ZH,
+    SURNAMES_ZH,
     TASK_NEW_EN,
     TASK_NEW_ZH,
+    TICKET_PREFIXES,
     TOOLS,
 )
 from graphbrain.commit.candidate import render
@@ -45,10 +78,82 @@ from graphbrain.ids import entity_id as make_entity_id
 from graphbrain.ids import stable_id
 from graphbrain.nlp import canonicalize
 
-__all__ = ["DEFAULT_SEED", "SessionGenerator", "SynthEntity", "SynthItem", "SynthMessage", "SynthTurn"]
+__all__ = [
+    "DEFAULT_SEED",
+    "SessionGenerator",
+    "SynthEntity",
+    "SynthItem",
+    "SynthMessage",
+    "SynthTurn",
+    "specific_name",
+    "zipf_rank",
+]
 
 DEFAULT_SEED = 20_261
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+# The long tail (module docstring): how often a turn names a specific thing, of which kind (weight, and the
+# entity kind commit_turn gives it), and the Zipf law of its rank.
+SPECIFIC_SHARE = 0.45
+SPECIFIC_KINDS: tuple[tuple[str, float, str], ...] = (
+    ("ticket", 0.30, "other"),
+    ("file", 0.20, "file"),
+    ("person", 0.20, "person"),
+    ("customer", 0.20, "org"),
+    ("incident", 0.10, "other"),
+)
+SPECIFIC_EXPONENT = 1.1
+SPECIFIC_RANKS = 50_000
+
+
+def zipf_rank(rng: random.Random, exponent: float = SPECIFIC_EXPONENT, cap: int = SPECIFIC_RANKS) -> int:
+    """A rank in ``1 … cap`` with ``P(r) ∝ r^-exponent`` (Devroye's rejection sampler for the zeta law,
+    ranks above ``cap`` drawn again); ``exponent`` must be above 1."""
+    b = 2.0 ** (exponent - 1.0)
+    while True:
+        u, v = 1.0 - rng.random(), rng.random()
+        x = math.floor(u ** (-1.0 / (exponent - 1.0)))
+        if x > cap:
+            continue
+        t = (1.0 + 1.0 / x) ** (exponent - 1.0)
+        if v * x * (t - 1.0) / (b - 1.0) <= t / b:
+            return int(x)
+
+
+def specific_name(kind: str, rank: int, zh: bool = False) -> str:
+    """The name of the ``rank``-th (1-based) specific thing of ``kind``; distinct ranks have distinct
+    canonical names (Chinese customers, 23 520 of them, wrap around)."""
+    r = rank - 1
+    if kind == "ticket":
+        return f"{TICKET_PREFIXES[r % len(TICKET_PREFIXES)]}-{rank + 99}"
+    if kind == "incident":
+        return f"INC-{rank + 999}"
+    if kind == "file":
+        module, stem = CODE_MODULES[r % len(CODE_MODULES)], CODE_STEMS[(r // len(CODE_MODULES)) % len(CODE_STEMS)]
+        n = r // (len(CODE_MODULES) * len(CODE_STEMS))
+        return f"src/{module}/{stem}.py" if n == 0 else f"src/{module}/{stem}_{n}.py"
+    if kind == "person":
+        if zh:
+            g = len(GIVEN_ZH)
+            surname = SURNAMES_ZH[r % len(SURNAMES_ZH)]
+            return surname + GIVEN_ZH[(r // len(SURNAMES_ZH)) % g] + GIVEN_ZH[(r // (len(SURNAMES_ZH) * g)) % g]
+        first, last = FIRST_NAMES[r % len(FIRST_NAMES)], LAST_NAMES[(r // len(FIRST_NAMES)) % len(LAST_NAMES)]
+        n = r // (len(FIRST_NAMES) * len(LAST_NAMES))
+        return f"{first} {last}" if n == 0 else f"{first} {chr(ord('A') + (n - 1) % 26)}. {last}"
+    if kind == "customer":
+        if zh:
+            heads, tails = CUSTOMERS_ZH_HEADS, CUSTOMERS_ZH_TAILS
+            a, b = heads[r % len(heads)], heads[(r // len(heads)) % len(heads)]
+            tail = tails[(r // len(heads) ** 2) % len(tails)]
+            city = CITIES_ZH[(r // (len(heads) ** 2 * len(tails))) % len(CITIES_ZH)]
+            return f"{city}{a}{b}{tail}"
+        head, core = (
+            CUSTOMER_HEADS[r % len(CUSTOMER_HEADS)],
+            CUSTOMER_CORES[(r // len(CUSTOMER_HEADS)) % len(CUSTOMER_CORES)],
+        )
+        tail = CUSTOMER_TAILS[(r // (len(CUSTOMER_HEADS) * len(CUSTOMER_CORES))) % len(CUSTOMER_TAILS)]
+        return f"{head} {core} {tail}"
+    raise ValueError(f"unknown kind of specific name: {kind!r}")
 
 
 @dataclass
@@ -99,6 +204,7 @@ class SynthTurn:
     refs: list[dict[str, Any]]
     prev_turn_node_id: str | None
     entity_ids: list[str]
+    previous: str | None = None  # the session's last message before this turn (its search context)
 
 
 @dataclass
@@ -168,9 +274,11 @@ class SessionGenerator:
         self.session_lang = "en"
         self.project = self.projects_en[0]
         self.prev_turn_node_id: str | None = None
+        self.last_content: str | None = None
         self.active: dict[str, SynthItem] = {}
         self.open_tasks: list[tuple[str, str, str, str]] = []  # key, title, project, language
         self.entities: dict[str, SynthEntity] = {}
+        self.specific_mentions: list[str] = []  # every long-tail name as named, in order (questions pick one)
         self.items_made = 0
         self.turns_made = 0
         self._kinds = [k for k, _ in self.KINDS if k not in exclude]
@@ -185,6 +293,8 @@ class SessionGenerator:
         self.clock += timedelta(minutes=self.rng.randint(1, 12), seconds=self.rng.randint(0, 59))
         kind = self.rng.choices(self._kinds, self._weights)[0]
         spec = getattr(self, f"_{kind}")()
+        if kind != "chit_chat" and self.rng.random() < SPECIFIC_SHARE:
+            self._name_specific(spec)
         turn_id = f"t{self.seq:03d}"
         turn_node_id = stable_id("turn", self.namespace, self.session_id, turn_id)
         messages = []
@@ -212,6 +322,7 @@ class SessionGenerator:
                 entity_ids.append(entity.id)
         items = [self._item(t, k, v, rule, turn_node_id) for t, k, v, rule in spec.items]
         self.prev_turn_node_id, prev = turn_node_id, self.prev_turn_node_id
+        previous, self.last_content = self.last_content, messages[-1].content
         self.turns_made += 1
         return SynthTurn(
             session_id=self.session_id,
@@ -226,6 +337,7 @@ class SessionGenerator:
             refs=spec.refs,
             prev_turn_node_id=prev,
             entity_ids=entity_ids,
+            previous=previous,
         )
 
     def questions(self, n: int) -> list[str]:
@@ -233,7 +345,14 @@ class SessionGenerator:
         rng = random.Random(self.rng.random())
         out = []
         for i in range(n):
-            pick = i % 5
+            pick = i % 6
+            if pick == 5:
+                if self.specific_mentions:
+                    name = rng.choice(self.specific_mentions)
+                    zh = any("\u4e00" <= ch <= "\u9fff" for ch in name)
+                    out.append(rng.choice(QUESTIONS_SPECIFIC_ZH if zh else QUESTIONS_SPECIFIC_EN).format(name=name))
+                    continue
+                pick = 0
             slots = {
                 "component": rng.choice(COMPONENTS_EN),
                 "component_zh": rng.choice(COMPONENTS_ZH),
@@ -255,6 +374,7 @@ class SessionGenerator:
         self.turns_left = self.rng.randint(6, 30)
         self.seq = 0
         self.prev_turn_node_id = None
+        self.last_content = None
         self.clock += timedelta(hours=self.rng.randint(2, 30))
         self.session_lang = self.rng.choices(("en", "zh", "mixed"), (0.6, 0.3, 0.1))[0]
         pool = self.projects_zh if self.session_lang == "zh" else self.projects_en
@@ -279,6 +399,17 @@ class SessionGenerator:
             entity = SynthEntity(id=entity_id, key=key, kind=kind, canonical=canonical, name=name)
             self.entities[entity_id] = entity
         return entity
+
+    def _name_specific(self, spec: _Spec) -> None:
+        """Add a line naming one specific thing of the long tail (module docstring) to the user's message."""
+        r = self.rng
+        kind, _, entity_kind = r.choices(SPECIFIC_KINDS, [w for _, w, _ in SPECIFIC_KINDS])[0]
+        zh = self.session_lang == "zh"
+        name = specific_name(kind, zipf_rank(r), zh=zh)
+        line = r.choice((SPECIFIC_LINES_ZH if zh else SPECIFIC_LINES_EN)[kind]).format(name=name)
+        spec.user = f"{spec.user}{line}" if zh else f"{spec.user} {line}"
+        spec.names.append((name, entity_kind))
+        self.specific_mentions.append(name)
 
     def _item(self, mtype: MemoryType, key: str, value: dict[str, Any], rule: str, turn_node_id: str) -> SynthItem:
         old = self.active.get(key)

@@ -90,3 +90,83 @@ QUESTIONS_ZH = (
     "{component_zh}的迁移完成了吗？",
 )
 QUESTIONS_MIXED = ("{project} 的 {component} 用 {tool} 了吗？", "最近 {project} 有什么 decision？")
+
+# The long tail of specific names (synth.SpecificNames): each kind's names are a function of a rank, so any
+# rank up to SPECIFIC_RANKS has one name of its own (distinct canonical forms).
+TICKET_PREFIXES = ("PAY", "OPS", "WEB", "API", "DATA", "SEC", "MOB", "INF")
+FIRST_NAMES = (
+    "Aaron", "Adele", "Amir", "Anja", "Ben", "Bianca", "Carlos", "Chloe", "Dana", "Dev", "Elena", "Eli",
+    "Fatima", "Felix", "Grace", "Gus", "Hector", "Ines", "Isaac", "Jade", "Jonas", "Kai", "Kira", "Liam",
+    "Lucia", "Maya", "Milo", "Nadia", "Nils", "Olga", "Omar", "Priya", "Quinn", "Rafael", "Rosa", "Sami",
+    "Sofia", "Tariq", "Tess", "Umar", "Vera", "Victor", "Wen", "Xavier", "Yara", "Yusuf", "Zoe", "Zane",
+    "Leah", "Arjun",
+)  # fmt: skip
+LAST_NAMES = (
+    "Abbott", "Bauer", "Castro", "Dubois", "Eriksen", "Fischer", "Garcia", "Horvat", "Ibrahim", "Jensen",
+    "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Oliveira", "Park", "Quist", "Rahman", "Santos", "Tanaka",
+    "Ueda", "Varga", "Weber", "Xu", "Yilmaz", "Zielinski", "Almeida", "Brandt", "Costa", "Dahl", "Ekström",
+    "Ferreira", "Gupta", "Haddad", "Iversen", "Jovanovic", "Kaur", "Larsen", "Mendes", "Novak", "Ortiz",
+    "Petrova", "Reyes", "Sato", "Torres", "Ulrich", "Vogel", "Wagner", "Young", "Zhou",
+)  # fmt: skip
+SURNAMES_ZH = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡贾丁魏薛叶阎"
+GIVEN_ZH = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍鹏辉玲建国志红晶琳斌波宁欣悦"
+CUSTOMER_HEADS = (
+    "Acme", "Apex", "Blue", "Bright", "Cedar", "Coastal", "Delta", "Eagle", "Evergreen", "First", "Golden",
+    "Granite", "Harbor", "Horizon", "Iron", "Keystone", "Lakeside", "Liberty", "Maple", "Meridian", "Metro",
+    "Northwind", "Oak", "Pacific", "Pinnacle", "Prairie", "Red", "Ridge", "River", "Silver", "Summit",
+    "Sun", "Titan", "Union", "Valley", "Vertex", "West", "Willow", "Zenith", "Crescent",
+)  # fmt: skip
+CUSTOMER_CORES = (
+    "Freight", "Health", "Foods", "Energy", "Media", "Retail", "Capital", "Motors", "Pharma", "Telecom",
+    "Textiles", "Logistics", "Insurance", "Dental", "Airlines", "Hotels", "Software", "Robotics", "Farms",
+    "Steel", "Water", "Solar", "Bikes", "Books", "Coffee", "Fitness", "Games", "Glass", "Homes", "Labs",
+    "Marine", "Mining", "Optics", "Paper", "Print", "Rail", "Shoes", "Sports", "Tools", "Travel",
+)  # fmt: skip
+CUSTOMER_TAILS = (
+    "Inc", "Ltd", "GmbH", "Group", "Co", "Partners", "Holdings", "Systems", "Works", "Trading", "AG",
+    "Industries", "International", "Services", "Solutions", "Brothers", "Collective", "Network", "Alliance",
+    "Corp", "SA", "BV", "Pty", "LLC", "PLC", "KK", "Oy", "AB", "AS", "SpA", "Ventures", "Studio",
+)  # fmt: skip
+CITIES_ZH = ("北京", "上海", "深圳", "杭州", "成都", "武汉", "南京", "西安", "苏州", "广州", "天津", "重庆")
+CUSTOMERS_ZH_HEADS = (
+    "华泰",
+    "恒通",
+    "宏达",
+    "鑫源",
+    "金盛",
+    "博远",
+    "天成",
+    "瑞丰",
+    "永安",
+    "嘉禾",
+    "新元",
+    "中兴",
+    "东方",
+    "海川",
+)
+CUSTOMERS_ZH_TAILS = ("物流", "科技", "医药", "食品", "电子", "能源", "传媒", "地产", "汽车", "零售")
+CODE_MODULES = (
+    "billing", "auth", "search", "ingest", "payments", "notify", "reports", "admin", "gateway", "storage",
+    "sync", "export", "mobile", "webhooks", "scheduler", "metrics", "profile", "orders", "catalog", "audit",
+)  # fmt: skip
+CODE_STEMS = (
+    "handler", "client", "models", "views", "service", "worker", "utils", "config", "routes", "schema",
+    "tasks", "cache", "retry", "parser", "export", "queue", "limits", "session", "tokens", "store",
+    "mapper", "filters", "checks", "jobs", "events",
+)  # fmt: skip
+SPECIFIC_LINES_EN = {
+    "ticket": ("Tracked in {name}.", "Related ticket: {name}.", "See {name} for the history."),
+    "incident": ("Same root cause as {name}.", "This came up in {name}.", "Linked to {name}."),
+    "file": ("The change is in {name}.", "See {name} for the details.", "It touches {name}."),
+    "person": ("cc {name}.", "{name} asked about this.", "Loop in {name} on this."),
+    "customer": ("This is for {name}.", "{name} reported it.", "The customer is {name}."),
+}
+SPECIFIC_LINES_ZH = {
+    "ticket": ("相关工单：{name}。", "见{name}。"),
+    "incident": ("和{name}是同一个原因。", "关联故障：{name}。"),
+    "file": ("改动在 {name} 里。", "细节见 {name}。"),
+    "person": ("抄送{name}。", "{name}问过这个。"),
+    "customer": ("客户是{name}。", "{name}那边反馈的。"),
+}
+QUESTIONS_SPECIFIC_EN = ("What do we know about {name}?", "Anything new on {name}?", "What happened with {name}?")
+QUESTIONS_SPECIFIC_ZH = ("{name}现在什么情况？", "关于{name}我们知道什么？")
