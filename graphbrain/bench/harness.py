@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from graphbrain.brain import Brain
     from graphbrain.store import Store
 
-__all__ = ["delete_namespace", "namespace_counts", "timed_embedder", "warm_up_models"]
+__all__ = ["delete_namespace", "namespace_counts", "namespace_shapes", "timed_embedder", "warm_up_models"]
 
 DELETE_BATCH = 10_000
 
@@ -41,6 +41,26 @@ def delete_namespace(store: Store, namespace: str, batch: int = DELETE_BATCH) ->
 def namespace_counts(store: Store, namespace: str) -> dict[str, int]:
     rows = store.run("bench/namespace_counts", {"namespace": namespace})
     return {k: int(v) for k, v in (rows[0] if rows else {}).items()}
+
+
+def namespace_shapes(store: Store, namespace: str) -> dict[str, dict[str, list[str]]]:
+    """The property keys of ``namespace``'s nodes per label and of its relationships per type, each the
+    union over every node (relationship) that has it: ``{"nodes": {label: keys}, "edges": {type: keys}}``."""
+    nodes: dict[str, set[str]] = {}
+    for row in store.run("bench/node_shapes", {"namespace": namespace}):
+        for label in row["labels"]:
+            keys = nodes.setdefault(label, set())
+            for key_set in row["key_sets"]:
+                keys.update(key_set)
+    edges: dict[str, set[str]] = {}
+    for row in store.run("bench/edge_shapes", {"namespace": namespace}):
+        keys = edges.setdefault(row["type"], set())
+        for key_set in row["key_sets"]:
+            keys.update(key_set)
+    return {
+        "nodes": {label: sorted(keys) for label, keys in sorted(nodes.items())},
+        "edges": {kind: sorted(keys) for kind, keys in sorted(edges.items())},
+    }
 
 
 @contextmanager
