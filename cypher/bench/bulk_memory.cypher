@@ -1,16 +1,14 @@
 // Benchmarks only: memory items in bulk, the shape commit/write_memory makes (type label from a fixed
-// list, DERIVED_FROM the turn and the message), and the MemoryKey lock node of each key seen for the
-// first time (CREATE, not MERGE: MemoryKey has no index, and the generator knows which keys are new).
-CALL () {
-  UNWIND $keys AS k
-  CREATE (:MemoryKey {id: k.id, namespace: $namespace, key: k.key, touched: 1})
-}
+// list, DERIVED_FROM the turn and the message, a vector of the main model and, for English and mixed
+// text, of the English model); vectors arrive as integer strings as in bench/bulk_turns.
 UNWIND $items AS it
 MATCH (t:Turn {id: it.turn_node_id})
 MATCH (msg:Message {id: it.message_node_id})
 CREATE (m:Memory {id: it.id})
 SET m += it.props, m.namespace = $namespace, m.active_key = it.active_key,
-    m.embedding = [x IN split(it.embedding, ' ') | toFloat(x) / 10000000.0]
+    m.embedding = [x IN split(it.embedding, ' ') | toFloat(x) / 10000000.0],
+    m.embedding_en = CASE WHEN it.embedding_en IS NULL THEN null
+                          ELSE [x IN split(it.embedding_en, ' ') | toFloat(x) / 10000000.0] END
 FOREACH (_ IN CASE WHEN it.type = 'profile' THEN [1] ELSE [] END | SET m:Profile)
 FOREACH (_ IN CASE WHEN it.type = 'preferences' THEN [1] ELSE [] END | SET m:Preference)
 FOREACH (_ IN CASE WHEN it.type = 'goals' THEN [1] ELSE [] END | SET m:Goal)

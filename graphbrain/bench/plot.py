@@ -1,4 +1,4 @@
-"""The scale bench's plot: latency against data size beside its floors, and each figure ÷ its floor."""
+"""The scale bench's plot: latency against data size beside the floor's parts, and each figure ÷ its floor."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ __all__ = ["write_plot"]
 
 
 def write_plot(report: Mapping[str, Any], path: str | PathLike[str]) -> None:
-    """Latency p50 against data size, graphbrain and floors (left), and each figure ÷ its floor (right)."""
+    """Latency p50 against data size, graphbrain and the floor's parts (left), and each figure's p95 ÷ its
+    floor's p95, both measured per round (right)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -27,17 +28,17 @@ def write_plot(report: Mapping[str, Any], path: str | PathLike[str]) -> None:
         ys = [s["figures"].get(key, {}).get("p50") for s in sizes]
         if all(y is not None for y in ys):
             left.plot(xs, ys, marker="o", color=colour, label=label)
-        rs = [s["figures"].get(key, {}).get("x_floor") for s in sizes]
+        rs = [s["figures"].get(key, {}).get("x_p95") for s in sizes]
         if all(r is not None for r in rs):
             right.plot(xs, rs, marker="o", color=colour, label=label)
-    for i, (key, label) in enumerate(report["floor_labels"].items()):
-        ys = [s["floors"].get(key, {}).get("p50") for s in sizes]
+    for i, (key, label) in enumerate(report["part_labels"].items()):
+        ys = [s["parts"].get(key, {}).get("p50") for s in sizes]
         if all(y is not None for y in ys):
             colour = colours[(2 * i + 1) % len(colours)]
             left.plot(xs, ys, marker="x", linestyle="--", color=colour, label=f"floor: {label}")
     for ax, title, ylabel in (
         (left, "latency p50 by data size", "ms (log)"),
-        (right, "graphbrain ÷ floor", "× floor (log)"),
+        (right, "graphbrain p95 ÷ floor p95", "× floor (log)"),
     ):
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -46,7 +47,8 @@ def write_plot(report: Mapping[str, Any], path: str | PathLike[str]) -> None:
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle(f"graphbrain bench scale — {report['settings']['embedding_model']}")
+    settings = report["settings"]
+    fig.suptitle(f"graphbrain bench scale — {settings.get('backend') or ''} — {settings['embedding_model']}")
     fig.tight_layout()
     out = Path(path)
     if out.parent and not out.parent.exists():

@@ -14,7 +14,15 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-__all__ = ["format_locomo", "format_scale", "table", "to_json", "write_json"]
+__all__ = [
+    "criteria_lines",
+    "format_locomo",
+    "format_scale",
+    "format_scale_backends",
+    "table",
+    "to_json",
+    "write_json",
+]
 
 
 def to_json(report: Mapping[str, Any]) -> str:
@@ -174,63 +182,106 @@ def format_locomo(report: Mapping[str, Any]) -> str:
 
 
 # =================================================================================== scale
-def format_scale(report: Mapping[str, Any]) -> str:
+def format_scale(report: Mapping[str, Any], *, criteria: bool = True) -> str:
+    """One backend's scale report: the data, each figure against its floor, the floor's parts, throughput,
+    compose's step shares, then (``criteria``) one PASS / FAIL line per criterion."""
     sizes: list[Mapping[str, Any]] = report["sizes"]
+    settings = report["settings"]
+    labels = [_size_label(s) for s in sizes]
     out: list[str] = []
     out.append(
-        f"graphbrain at scale: embedding {report['settings']['embedding_model']}, "
-        f"{report['settings']['samples']} samples per figure, seed {report['settings']['seed']}"
+        f"graphbrain at scale on {settings.get('backend') or '-'}: embedding {settings['embedding_model']}"
+        f" (English: {settings.get('english_model') or 'off'}), {settings['samples']} samples per figure,"
+        f" seed {settings['seed']}"
     )
-    headers = ["data", *[_size_label(s) for s in sizes]]
     rows: list[list[Any]] = [
         ["memory items", *[s["graph"].get("memory_items") for s in sizes]],
         ["messages", *[s["graph"].get("messages") for s in sizes]],
         ["turns", *[s["graph"].get("turns") for s in sizes]],
         ["entities", *[s["graph"].get("entities") for s in sizes]],
         ["bulk load s (cumulative)", *[s["load"]["cumulative_s"] for s in sizes]],
+        [
+            "texts embedded / from cache",
+            *[f"{s['load']['embedded'] + s['load']['embedded_en']} / {s['load']['cached']}" for s in sizes],
+        ],
     ]
-    out.append(table(headers, rows, digits=1))
+    out.append(table(["data", *labels], rows, digits=1))
     out.append("")
 
-    headers = ["p50 ms (p95) [x floor]", *[_size_label(s) for s in sizes]]
     rows = []
     for key, label in report["figure_labels"].items():
-        row: list[Any] = [label]
-        for s in sizes:
-            fig = s["figures"].get(key)
-            row.append(_figure_cell(fig))
-        rows.append(row)
-    out.append(table(headers, rows))
+        rows.append([label, *[_figure_cell(s["figures"].get(key)) for s in sizes]])
+    out.append(table(["p50 ms (p95) [x floor p50, p95]", *labels], rows))
     out.append("")
 
-    headers = ["floor p50 ms (p95)", *[_size_label(s) for s in sizes]]
     rows = []
-    for key, label in report["floor_labels"].items():
-        rows.append([label, *[_figure_cell(s["floors"].get(key)) for s in sizes]])
-    out.append(table(headers, rows))
+    for key, label in report["figure_labels"].items():
+        rows.append([f"floor of {label}", *[_figure_cell((s["figures"].get(key) or {}).get("floor")) for s in sizes]])
+    out.append(table(["floor p50 ms (p95), per round", *labels], rows))
     out.append("")
 
-    headers = ["throughput", *[_size_label(s) for s in sizes]]
     rows = [
-        ["model texts/s (batch)", *[s["floors"]["model_batch"]["texts_per_s"] for s in sizes]],
+        [label, *[_figure_cell(s["parts"].get(key)) for s in sizes]] for key, label in report["part_labels"].items()
+    ]
+    out.append(table(["floor part p50 ms (p95)", *labels], rows))
+    figure_labels = report["figure_labels"]
+    for key, parts in report.get("floor_parts", {}).items():
+        out.append(f"floor of {figure_labels.get(key, key)} = {' + '.join(parts)}")
+    out.append("")
+
+    rows = [
+        ["model texts/s (batch, main)", *[s["model_batch"].get("main", {}).get("texts_per_s") for s in sizes]],
+        ["model texts/s (batch, English)", *[s["model_batch"].get("english", {}).get("texts_per_s") for s in sizes]],
         ["ingest chunks/s", *[s["ingest"].get("chunks_per_s") for s in sizes]],
-        ["ingest / model (x)", *[s["ingest"].get("ratio_to_model") for s in sizes]],
+        ["ingest model texts/s", *[s["ingest"].get("model_texts_per_s") for s in sizes]],
+        ["ingest / model", *[s["ingest"].get("share_of_model") for s in sizes]],
         ["ingest model share", *[s["ingest"].get("embed_share") for s in sizes]],
         ["commit share outside model", *[s["figures"]["commit_turn"].get("outside_model_share") for s in sizes]],
     ]
-    out.append(table(headers, rows, digits=2))
+    out.append(table(["throughput", *labels], rows, digits=2))
     out.append("")
 
-    headers = ["compose step share", *[_size_label(s) for s in sizes]]
     steps = sorted({k for s in sizes for k in s["figures"]["compose_context"].get("step_share", {})})
     rows = [[step, *[s["figures"]["compose_context"].get("step_share", {}).get(step) for s in sizes]] for step in steps]
-    out.append(table(headers, rows, digits=2))
+    out.append(table(["compose step share", *labels], rows, digits=2))
     if report.get("plot"):
         out.append("")
         out.append(f"plot: {report['plot']}")
     for note in report.get("notes", []):
         out.append(f"note: {note}")
+    if criteria:
+        out.append("")
+        out.extend(criteria_lines(report))
     return "\n".join(out)
+
+
+def format_scale_backends(by_backend: Mapping[str, Mapping[str, Any]]) -> str:
+    """The scale figures of each backend side by side (same data, same models, one run), then every
+    backend's PASS / FAIL lines."""
+    names = list(by_backend)
+    columns = [(b, s) for b in names for s in by_backend[b]["sizes"]]
+    headers = ["p50 ms (p95) [x floor p50, p95]", *[f"{b} {_size_label(s)}" for b, s in columns]]
+    first = by_backend[names[0]]
+    rows: list[list[Any]] = [["memory items", *[s["graph"].get("memory_items") for _, s in columns]]]
+    rows.append(["entities", *[s["graph"].get("entities") for _, s in columns]])
+    rows.append(["bulk load s (cumulative)", *[s["load"]["cumulative_s"] for _, s in columns]])
+    for key, label in first["figure_labels"].items():
+        rows.append([label, *[_figure_cell(s["figures"].get(key)) for _, s in columns]])
+    rows.append(["ingest chunks/s / model", *[s["ingest"].get("share_of_model") for _, s in columns]])
+    out = ["graphbrain at scale on each backend (same data, same models, one run)", table(headers, rows, digits=2), ""]
+    for b in names:
+        out.extend(criteria_lines(by_backend[b], prefix=f"{b}: "))
+    return "\n".join(out)
+
+
+def criteria_lines(report: Mapping[str, Any], *, prefix: str = "") -> list[str]:
+    """One line per criterion: PASS / FAIL (or ``n/a`` when the run cannot say), the figure, its limit."""
+    out = []
+    for c in report.get("criteria", []):
+        verdict = "n/a " if c["ok"] is None else ("PASS" if c["ok"] else "FAIL")
+        value = "-" if c["value"] is None else f"{c['value']:.2f}"
+        out.append(f"{verdict}  {prefix}{c['text']}: {value} (limit {c['limit']:g}; {c['detail']})")
+    return out
 
 
 def _size_label(size: Mapping[str, Any]) -> str:
@@ -238,10 +289,10 @@ def _size_label(size: Mapping[str, Any]) -> str:
 
 
 def _figure_cell(fig: Mapping[str, Any] | None) -> str:
-    if not fig:
+    if not fig or fig.get("p50") is None:
         return "-"
-    p50, p95, x = fig.get("p50"), fig.get("p95"), fig.get("x_floor")
-    text = f"{_cell(p50, 1)} ({_cell(p95, 1)})"
-    if x is not None:
-        text += f" [{x:.1f}x]"
+    text = f"{_cell(fig.get('p50'), 1)} ({_cell(fig.get('p95'), 1)})"
+    x50, x95 = fig.get("x_p50"), fig.get("x_p95")
+    if x50 is not None or x95 is not None:
+        text += f" [{_cell(x50, 1)}x, {_cell(x95, 1)}x]"
     return text

@@ -172,18 +172,65 @@ def bench_locomo(
 
 @bench.command("scale")
 @click.option("--items", default="10000,100000", show_default=True, help="Comma-separated memory sizes.")
+@click.option(
+    "--backends",
+    default="",
+    help="Comma-separated backends (neo4j,embedded) to run on in turn, with a side-by-side summary.",
+)
+@click.option(
+    "--samples", default=30, show_default=True, type=click.IntRange(1, 10_000), help="Measured rounds per size."
+)
+@click.option(
+    "--cache",
+    "cache_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="The bulk loader's vector cache (default: <storage.data_dir>/bench-cache).",
+)
+@click.option("--ingest/--no-ingest", default=True, show_default=True, help="Also measure ingest of seeds/docs.")
 @click.option("--plot", default=None, type=click.Path(dir_okay=False), help="Write a PNG growth plot here.")
 @common
-def bench_scale(items: str, plot: str | None, config_path: str | None, namespace: str | None, as_json: bool) -> None:
-    """Speed at scale against the physical floor (bare vector / full-text queries, the model itself).
+def bench_scale(
+    items: str,
+    backends: str,
+    samples: int,
+    cache_dir: str | None,
+    ingest: bool,
+    plot: str | None,
+    config_path: str | None,
+    namespace: str | None,
+    as_json: bool,
+) -> None:
+    """Speed at scale against the floor measured in the same rounds (bare vector and full-text top-k on the
+    indexes the retrievers search, the models themselves, a bare write of a commit's nodes), on Neo4j or
+    the embedded backend; ends with a PASS / FAIL line per criterion of issue 19.
 
     \b
     Example:
       graphbrain bench scale --items 2000,10000 --plot scale.png
+      graphbrain bench scale --items 10000,100000 --backends neo4j,embedded
     """
-    from graphbrain.bench.scale import main_scale
+    from graphbrain.bench.scale import main_scale, parse_sizes
 
-    main_scale(config_path, items, as_json, plot)
+    try:
+        chosen = parse_backends(backends)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--backends") from e
+    try:
+        sizes = parse_sizes(items)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--items") from e
+    main_scale(
+        config_path,
+        sizes,
+        as_json,
+        plot,
+        backends=chosen,
+        samples=samples,
+        cache_dir=cache_dir,
+        ingest=ingest,
+        namespace=namespace,
+    )
 
 
 @bench.command("load")
