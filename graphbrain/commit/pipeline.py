@@ -5,7 +5,9 @@
             turn/messages/tool calls/refs, memory items, entities, summary, trace
 
 The write runs as one managed transaction (all or nothing, retried on transient errors); the
-function it runs rebuilds its result from scratch so a retry is safe.
+function it runs rebuilds its result from scratch so a retry is safe. Every writer takes its locks in
+one order — the session, then the memory keys, the refs and the entities, each sorted — so concurrent
+commits queue behind each other instead of deadlocking.
 """
 
 from __future__ import annotations
@@ -556,7 +558,7 @@ class CommitPipeline(EmbeddingWriter):
                     "items_json": rec.items_json,
                 },
                 "messages": rec.messages,
-                "refs": rec.refs,
+                "refs": sorted(rec.refs, key=lambda r: r["id"]),  # the lock order every writer keeps
             },
         )
         if len(wrote) != 1:

@@ -225,8 +225,9 @@ def entity_rows(
     at: datetime,
     confidence: float,
 ) -> list[dict[str, Any]]:
-    """The entity rows: those through the gate (with their vectors and the items that name them), then the
-    candidates (graph only)."""
+    """The entity rows, those through the gate (with their vectors and the items that name them) and the
+    candidates (graph only), sorted by id: every writer takes the entity nodes' locks in the same order, so
+    two commits naming the same entities queue instead of deadlocking."""
     rows: list[dict[str, Any]] = []
     for e, vec in [*zip(entities, entity_vectors, strict=True), *((c, None) for c in candidates)]:
         named = e.name.casefold()
@@ -250,4 +251,4 @@ def entity_rows(
                 "value_json": dump_json({"name": e.name, "kind": e.kind, "canonical": e.canonical}),
             }
         )
-    return rows
+    return sorted(rows, key=lambda r: r["id"])

@@ -5,6 +5,7 @@ nulls. The chaos bench's churn (a fresh namespace committed to while another thr
 failed a commit with a raw ``AttributeError: 'NoneType' object has no attribute 'split'``: a Memory
 row of ``commit/context_items`` without its key reached extraction's ``key_project``. The queries check
 what they read, after reading it.
+(``context_items_by_id`` is held to the same.)
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from typing import Any
 from graphbrain import Brain
 
 CREATE = (
-    """UNWIND range(1, 20) AS i
+    """MERGE (s:Session {id: $ns + ':s'}) ON CREATE SET s.namespace = $ns, s.session_id = 's', s.last_seq = 1""",
+    "CREATE (:Turn {id: $ns + ':turn', namespace: $ns, session_id: 's', seq: 1, commit_id: 'c' + $round})",
+    """MATCH (t:Turn {id: $ns + ':turn'})
+    UNWIND range(1, 20) AS i
     CREATE (:Memory {id: $ns + ':m:' + toString(i) + ':' + $round, namespace: $ns, status: 'active',
-                     type: 'tasks', key: 'task:x:' + toString(i), value_json: '{}', text: 't', updated_at: $round})""",
+                     type: 'tasks', key: 'task:x:' + toString(i), value_json: '{}', text: 't', updated_at: $round})
+           -[:DERIVED_FROM]->(t)""",
     """CREATE (:Entity {id: $ns + ':e:' + $round, namespace: $ns, canonical: 'kalo', key: 'entity:kalo',
                      kind: 'concept', created_at: $round})""",
-    "CREATE (:Turn {id: $ns + ':turn', namespace: $ns, session_id: 's', seq: 1, commit_id: 'c' + $round})",
 )
 DELETE = "MATCH (n) WHERE n.namespace = $ns AND (n:Memory OR n:Entity OR n:Turn) DETACH DELETE n"
 
@@ -51,9 +55,18 @@ def test_pre_reads_skip_nodes_deleted_under_them(brain: Brain) -> None:
         deadline = time.monotonic() + 6
         while time.monotonic() < deadline:
             reads += 1
-            for r in brain.store.run("commit/context_items", {"namespace": ns, "types": ["tasks"], "limit": 50}):
+            session = {"session_node_id": f"{ns}:s", "window": 50, "types": ["tasks"], "limit": 50}
+            for r in brain.store.run("commit/context_items", session):
                 if r["key"] is None or r["id"] is None or r["type"] is None:
                     bad.append(("context_items", r))
+            # The ids of the moment: the churn deletes them while the next read looks them up.
+            ids = [
+                r["id"]
+                for r in brain.store.cypher("MATCH (m:Memory {namespace: $ns}) RETURN m.id AS id", {"ns": ns}).rows
+            ]
+            for r in brain.store.run("commit/context_items_by_id", {"namespace": ns, "ids": ids}):
+                if r["key"] is None or r["id"] is None or r["type"] is None:
+                    bad.append(("context_items_by_id", r))
             for r in brain.store.run("commit/existing_entities", {"namespace": ns, "canonicals": ["kalo"]}):
                 if r["id"] is None:
                     bad.append(("existing_entities", r))
