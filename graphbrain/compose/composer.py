@@ -2,7 +2,8 @@
 
 load      core memory (system blocks), working summary, recent turns, aliases, known sources
 plan      Planner (rules): intent, resource trigger, expansion, filters → two RetrievalPlans
-retrieve  the executor for the memory side; the executor or a remote SmartRAG for resources
+retrieve  the question embedded once; the executor for the memory side and, at the same time, the executor
+          or a remote SmartRAG for resources
 fuse      one rerank over memory + resource evidence so scores compare; dedup (seed §3.4)
 compose   compose_slots: fixed slot order, per-slot caps, diversity, coverage, token limit
 trace     plan, evidence chosen and dropped, budget figures — stored by context_id
@@ -15,6 +16,7 @@ import os
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +46,7 @@ from graphbrain.contracts import (
 from graphbrain.errors import InputError, StoreUnavailable
 from graphbrain.ids import new_id, stable_id
 from graphbrain.nlp import entity_candidates
-from graphbrain.retrieve.base import index_search, lucene_query
+from graphbrain.retrieve.base import QueryVectors, index_search, lucene_query
 from graphbrain.retrieve.executor import Executor
 from graphbrain.retrieve.relational import exact_name_match
 
@@ -170,14 +172,26 @@ class Composer:
         # ---------------------------------------------------------------- retrieve
         t = time.perf_counter()
         warnings: list[str] = []
-        memory_pack = self._executor().retrieve(planned.memory_plan, namespace=namespace, now=now)
         resource_pack: EvidencePack | None = None
         remote = self.config.policies.retrieval.remote_executor.url
-        if planned.resource_plan is not None and not remote and not sources["documents"]:
+        resource_plan = planned.resource_plan
+        if resource_plan is not None and not remote and not sources["documents"]:
             # The library of this namespace is empty: nothing to search, so no query is sent.
             planned.notes.append("resource search skipped: the namespace's library holds no document")
-        elif planned.resource_plan is not None:
-            resource_pack = self._resources(planned.resource_plan, namespace, now)
+            resource_plan = None
+        # The question is embedded once for both sides; then the two sides are searched at the same time.
+        vectors = QueryVectors()
+        local = [planned.memory_plan] + ([resource_plan] if resource_plan is not None and not remote else [])
+        self._executor().embed(local, vectors)
+        if resource_plan is None:
+            memory_pack = self._executor().retrieve(planned.memory_plan, namespace=namespace, now=now, vectors=vectors)
+        else:
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphbrain-resources") as pool:
+                resources = pool.submit(self._resources, resource_plan, namespace, now, vectors)
+                memory_pack = self._executor().retrieve(
+                    planned.memory_plan, namespace=namespace, now=now, vectors=vectors
+                )
+                resource_pack = resources.result()
         timings["retrieve"] = _ms(t)
         for pack in (memory_pack, resource_pack):
             if pack is not None:
@@ -326,14 +340,16 @@ class Composer:
         # Every caller passes the package's clock (now=): recency, and a replay, see the request's own "now".
         return self._retriever
 
-    def _resources(self, plan: RetrievalPlan, namespace: str, now: datetime) -> EvidencePack:
+    def _resources(
+        self, plan: RetrievalPlan, namespace: str, now: datetime, vectors: QueryVectors | None = None
+    ) -> EvidencePack:
         remote = self.config.policies.retrieval.remote_executor
         if remote.url:
             from graphbrain.retrieve.remote import RemoteExecutor
 
             token = os.environ.get(remote.token_env) if remote.token_env else None
             return RemoteExecutor(remote.url, timeout_s=remote.timeout_s, token=token).retrieve(plan)
-        return self._executor().retrieve(plan, namespace=namespace, now=now)
+        return self._executor().retrieve(plan, namespace=namespace, now=now, vectors=vectors)
 
     def _fuse(
         self,

@@ -35,11 +35,11 @@ class AssociativeRetriever(Retriever):
     needs_vector = True
 
     @classmethod
-    def wants_vector(cls, job: QueryJob) -> bool:
-        return not is_short(job.text)
+    def wants_vector(cls, text: str) -> bool:
+        return not is_short(text)
 
     def search(self, job: QueryJob) -> list[RankedList]:
         exact = ExactRetriever(self.ctx).lists(job, self.mode)
-        if not self.wants_vector(job):
+        if not self.wants_vector(job.text):
             return exact
         return exact + SemanticRetriever(self.ctx).lists(job, self.mode)

@@ -118,6 +118,15 @@ def next_k(k: int, survived: int, limit: int) -> int:
 
 # ---------------------------------------------------------------------------------------- the context
 @dataclass
+class QueryVectors:
+    """Query text → vector, per model, shared by the plans of one request (compose_context's memory and
+    resource sides embed the question once)."""
+
+    main: dict[str, list[float]] = field(default_factory=dict)
+    english: dict[str, list[float]] = field(default_factory=dict)
+
+
+@dataclass
 class RetrievalContext:
     """Everything a retriever may use for one plan; built by the executor, never shared across plans."""
 
@@ -130,7 +139,8 @@ class RetrievalContext:
     nlp: NlpConfig | None = None
     # the English model (embedding.english): None when it is off
     english_factory: Callable[[], Embedder | None] = lambda: None  # noqa: E731
-    # query text -> its vector; filled by ``embed`` in one embedder call per plan and model
+    # query text -> its vector; filled by ``embed`` in one embedder call per plan and model (the dicts of a
+    # ``QueryVectors`` when the caller shares them between plans)
     vectors: dict[str, list[float]] = field(default_factory=dict)
     vectors_en: dict[str, list[float]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -195,8 +205,8 @@ class Retriever(ABC):
         self.ctx = ctx
 
     @classmethod
-    def wants_vector(cls, job: QueryJob) -> bool:
-        """Whether this job's text needs embedding (``needs_vector``, unless a mode decides per job)."""
+    def wants_vector(cls, text: str) -> bool:
+        """Whether a query of this text needs its vector (``needs_vector``, unless a mode decides per text)."""
         return cls.needs_vector
 
     def retrieve(self, job: QueryJob) -> list[RankedList]:

@@ -38,6 +38,7 @@ current minute, UTC), so the same plan against the same data gives the same pack
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -62,7 +63,15 @@ from graphbrain.embedding import Embedder
 from graphbrain.errors import EmbeddingError
 from graphbrain.nlp import entity_candidates
 from graphbrain.retrieve.associative import AssociativeRetriever
-from graphbrain.retrieve.base import SIDE_FILE, SIDES, SUPPLEMENT_LIMIT, QueryJob, RetrievalContext, Retriever
+from graphbrain.retrieve.base import (
+    SIDE_FILE,
+    SIDES,
+    SUPPLEMENT_LIMIT,
+    QueryJob,
+    QueryVectors,
+    RetrievalContext,
+    Retriever,
+)
 from graphbrain.retrieve.bridges import add_bridges, reach_bridges
 from graphbrain.retrieve.candidate import Candidate, Side
 from graphbrain.retrieve.diversity import apply_diversity
@@ -135,10 +144,38 @@ class Executor:
         self.english_factory = english_factory or (lambda: None)
 
     # ------------------------------------------------------------------------------------ the verb
+    def embed(self, plans: Sequence[RetrievalPlan], vectors: QueryVectors) -> None:
+        """Embed into ``vectors``, in one call per model, every query text of ``plans`` that a vector mode
+        searches (``retrieve(..., vectors=...)`` then finds them there). A failure is left to ``retrieve``,
+        which searches without vectors and says so in the pack's warnings."""
+        texts = [q.text for plan in plans for q in plan.queries if RETRIEVERS[q.mode].wants_vector(q.text)]
+        if not texts:
+            return
+        ctx = RetrievalContext(
+            store=self.store,
+            namespace="",
+            embedder_factory=self.embedder_factory,
+            english_factory=self.english_factory,
+            config=self.config,
+            plan=plans[0],
+            now=utcnow(),
+            vectors=vectors.main,
+            vectors_en=vectors.english,
+        )
+        with contextlib.suppress(EmbeddingError):
+            ctx.embed(texts)
+
     def retrieve(
-        self, plan: RetrievalPlan | Mapping[str, Any] | str, *, namespace: str, now: datetime | None = None
+        self,
+        plan: RetrievalPlan | Mapping[str, Any] | str,
+        *,
+        namespace: str,
+        now: datetime | None = None,
+        vectors: QueryVectors | None = None,
     ) -> EvidencePack:
-        """Execute ``plan`` in ``namespace``; see the module docstring for every step and rule."""
+        """Execute ``plan`` in ``namespace``; see the module docstring for every step and rule.
+
+        ``vectors``: query vectors shared with the request's other plans (``embed``); found ones are reused."""
         started = time.perf_counter()
         parsed = RetrievalPlan.parse(plan)
         received = plan_json(parsed)
@@ -156,6 +193,7 @@ class Executor:
             plan=parsed,
             now=clock,
             nlp=self.nlp,
+            **({"vectors": vectors.main, "vectors_en": vectors.english} if vectors is not None else {}),
         )
 
         jobs = [self._job(i, q, parsed, settings, namespace, report) for i, q in enumerate(parsed.queries)]
@@ -326,7 +364,7 @@ class Executor:
 
     # ------------------------------------------------------------------------------------ search
     def _embed(self, ctx: RetrievalContext, jobs: Sequence[QueryJob], report: Report) -> None:
-        texts = [job.text for job in jobs if job.sides and RETRIEVERS[job.mode].wants_vector(job)]
+        texts = [job.text for job in jobs if job.sides and RETRIEVERS[job.mode].wants_vector(job.text)]
         if not texts:
             return
         try:
