@@ -5,7 +5,11 @@
 // Post-filtered by namespace and the plan's filters; widened by the caller as in exact_memory.
 // A tag or topic matches by id or by name (pattern comprehensions, projected
 // in a WITH: FalkorDB has no EXISTS {} and cannot evaluate a pattern comprehension inside WHERE).
+// The namespace applies first and the terms are counted in the 1,000 best-scored matches only (as in
+// exact_memory.falkordb: the procedure yields every match).
 CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
+WITH node, score WHERE node.namespace = $namespace
+WITH node, score ORDER BY score DESC, node.id LIMIT 1000
 WITH node, score, split(coalesce(node.text_fts, ''), ' ') AS tokens, split($query, ' | ') AS terms
 WITH node, score, size([x IN tokens WHERE x IN terms]) AS tf, size(tokens) AS len
 WITH node, score, tf, len ORDER BY score DESC, tf DESC, len, node.id LIMIT $k
