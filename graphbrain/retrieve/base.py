@@ -125,6 +125,20 @@ class QueryVectors:
     main: dict[str, list[float]] = field(default_factory=dict)
     english: dict[str, list[float]] = field(default_factory=dict)
 
+    def embed(self, texts: Sequence[str], main: Callable[[], Embedder], english: Callable[[], Embedder | None]) -> None:
+        """Embed every text not seen yet, in one call per model (a model is loaded only if needed).
+
+        Every text gets the main model's vector; English and mixed texts also the English model's.
+        """
+        todo = sorted({t for t in texts if t not in self.main})
+        if todo:
+            self.main.update(zip(todo, main().embed(todo), strict=True))
+        todo_en = sorted({t for t in texts if t not in self.english and query_language(t) in ("en", "mixed")})
+        if todo_en:
+            model = english()
+            if model is not None:
+                self.english.update(zip(todo_en, model.embed(todo_en), strict=True))
+
 
 @dataclass
 class RetrievalContext:
@@ -139,36 +153,23 @@ class RetrievalContext:
     nlp: NlpConfig | None = None
     # the English model (embedding.english): None when it is off
     english_factory: Callable[[], Embedder | None] = lambda: None  # noqa: E731
-    # query text -> its vector; filled by ``embed`` in one embedder call per plan and model (the dicts of a
-    # ``QueryVectors`` when the caller shares them between plans)
-    vectors: dict[str, list[float]] = field(default_factory=dict)
-    vectors_en: dict[str, list[float]] = field(default_factory=dict)
+    # query text -> its vector, per model; filled by ``embed`` (shared between plans when the caller passes one)
+    vectors: QueryVectors = field(default_factory=QueryVectors)
     warnings: list[str] = field(default_factory=list)
     # every list searched so far, in order: the relational walk (run last) seeds from their best hits
     found: list[RankedList] = field(default_factory=list)
 
     def embed(self, texts: Sequence[str]) -> None:
-        """Embed every text not seen yet, in one call per model (a model is loaded only if needed).
-
-        Every text gets the main model's vector; English and mixed texts also the English model's.
-        """
-        todo = sorted({t for t in texts if t not in self.vectors})
-        if todo:
-            vectors = self.embedder_factory().embed(todo)
-            self.vectors.update(zip(todo, vectors, strict=True))
-        english = sorted({t for t in texts if t not in self.vectors_en and query_language(t) in ("en", "mixed")})
-        if english:
-            embedder = self.english_factory()
-            if embedder is not None:
-                self.vectors_en.update(zip(english, embedder.embed(english), strict=True))
+        """Embed every text not seen yet (``QueryVectors.embed``)."""
+        self.vectors.embed(texts, self.embedder_factory, self.english_factory)
 
     def vector(self, text: str) -> list[float] | None:
         """The vector of ``text``: None when embedding failed for this plan (a warning says so)."""
-        return self.vectors.get(text)
+        return self.vectors.main.get(text)
 
     def vector_en(self, text: str) -> list[float] | None:
         """The English model's vector of ``text``: None for Chinese text or with the model off."""
-        return self.vectors_en.get(text)
+        return self.vectors.english.get(text)
 
 
 @dataclass

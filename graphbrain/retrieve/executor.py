@@ -149,21 +149,8 @@ class Executor:
         searches (``retrieve(..., vectors=...)`` then finds them there). A failure is left to ``retrieve``,
         which searches without vectors and says so in the pack's warnings."""
         texts = [q.text for plan in plans for q in plan.queries if RETRIEVERS[q.mode].wants_vector(q.text)]
-        if not texts:
-            return
-        ctx = RetrievalContext(
-            store=self.store,
-            namespace="",
-            embedder_factory=self.embedder_factory,
-            english_factory=self.english_factory,
-            config=self.config,
-            plan=plans[0],
-            now=utcnow(),
-            vectors=vectors.main,
-            vectors_en=vectors.english,
-        )
         with contextlib.suppress(EmbeddingError):
-            ctx.embed(texts)
+            vectors.embed(texts, self.embedder_factory, self.english_factory)
 
     def retrieve(
         self,
@@ -193,7 +180,7 @@ class Executor:
             plan=parsed,
             now=clock,
             nlp=self.nlp,
-            **({"vectors": vectors.main, "vectors_en": vectors.english} if vectors is not None else {}),
+            vectors=vectors if vectors is not None else QueryVectors(),
         )
 
         jobs = [self._job(i, q, parsed, settings, namespace, report) for i, q in enumerate(parsed.queries)]
