@@ -11,4 +11,9 @@ WHERE e.namespace = $namespace AND coalesce(e.turn_count, 0) <= $max_turns
 WITH id, e
 MATCH (e)<-[:MENTIONS]-(o:Message)
 WHERE o.namespace = $namespace AND o.id <> id
-RETURN DISTINCT id AS src, e.canonical AS entity, o.id AS dst, o.turn_id AS turn_id, o.session_id AS session_id
+WITH DISTINCT id AS src,
+     e.canonical AS entity,
+     o.id AS dst,
+     o.turn_id AS turn_id,
+     o.session_id AS session_id
+RETURN collect({src: src, entity: entity, dst: dst, turn_id: turn_id, session_id: session_id}) AS rows

@@ -10,8 +10,15 @@ CALL {
   WITH e ORDER BY e.canonical
   RETURN collect(e.canonical) AS mentioned
 }
-RETURN m.id AS id, m.type AS type, m.key AS key, m.text AS text, m.status AS status,
-       m.confidence AS confidence, m.source_session_id AS session_id, m.source_turn_id AS turn_id,
-       m.source_message_id AS message_id, m.updated_at AS updated_at,
-       m.version AS version,
-       CASE WHEN m:Entity THEN [m.canonical] ELSE [] END + mentioned AS entities
+RETURN collect({id: m.id,
+                type: m.type,
+                key: m.key,
+                text: m.text,
+                status: m.status,
+                confidence: m.confidence,
+                session_id: m.source_session_id,
+                turn_id: m.source_turn_id,
+                message_id: m.source_message_id,
+                updated_at: m.updated_at,
+                version: m.version,
+                entities: CASE WHEN m:Entity THEN [m.canonical] ELSE [] END + mentioned}) AS rows

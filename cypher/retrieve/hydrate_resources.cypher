@@ -5,14 +5,31 @@ UNWIND $ids AS id
 MATCH (c:Chunk {id: id})
 WHERE c.namespace = $namespace
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN c.id AS id, c.document_id AS document_id, c.section_id AS section_id, c.chunk_index AS chunk_index,
-       c.text AS text, c.offset_start AS offset_start, c.offset_end AS offset_end, c.page AS page,
-       c.section_title AS section_title, c.content_hash AS content_hash, c.language AS language,
-       c.title AS title, c.source_uri AS source_uri, c.source_type AS source_type,
-       c.updated_at AS updated_at, s.l0 AS l0, s.l1 AS l1, s.heading_path AS heading_path,
-       COLLECT { MATCH (:Document {id: c.document_id})-[:TAGGED]->(t:Tag) WHERE t.namespace = $namespace
-                 RETURN t.name ORDER BY t.name } AS tags,
-       COLLECT { MATCH (:Document {id: c.document_id})-[:IN_TOPIC]->(t:Topic) WHERE t.namespace = $namespace
-                 RETURN t.name ORDER BY t.name } AS topics,
-       COLLECT { MATCH (c)-[:MENTIONS]->(e:Entity) WHERE e.namespace = $namespace
-                 RETURN e.canonical ORDER BY e.canonical } AS entities
+WITH c, s,
+     COLLECT { MATCH (:Document {id: c.document_id})-[:TAGGED]->(t:Tag)
+               WHERE t.namespace = $namespace RETURN t.name ORDER BY t.name } AS tags,
+     COLLECT { MATCH (:Document {id: c.document_id})-[:IN_TOPIC]->(t:Topic)
+               WHERE t.namespace = $namespace RETURN t.name ORDER BY t.name } AS topics,
+     COLLECT { MATCH (c)-[:MENTIONS]->(e:Entity)
+               WHERE e.namespace = $namespace RETURN e.canonical ORDER BY e.canonical } AS entities
+RETURN collect({id: c.id,
+                document_id: c.document_id,
+                section_id: c.section_id,
+                chunk_index: c.chunk_index,
+                text: c.text,
+                offset_start: c.offset_start,
+                offset_end: c.offset_end,
+                page: c.page,
+                section_title: c.section_title,
+                content_hash: c.content_hash,
+                language: c.language,
+                title: c.title,
+                source_uri: c.source_uri,
+                source_type: c.source_type,
+                updated_at: c.updated_at,
+                l0: s.l0,
+                l1: s.l1,
+                heading_path: s.heading_path,
+                tags: tags,
+                topics: topics,
+                entities: entities}) AS rows

@@ -4,10 +4,22 @@ UNWIND $ids AS id
 MATCH (msg:Message {id: id})
 WHERE msg.namespace = $namespace
 OPTIONAL MATCH (t:Turn)-[:HAS_MESSAGE]->(msg)
-RETURN msg.id AS id, msg.message_id AS message_id, msg.turn_id AS turn_id, msg.session_id AS session_id,
-       t.id AS turn_node_id, t.seq AS seq, msg.role AS role, msg.content AS content, msg.at AS at,
-       msg.language AS language, msg.position AS position, msg.name AS speaker, msg.filler AS filler,
-       COLLECT { MATCH (msg)-[:MENTIONS]->(e:Entity) WHERE e.namespace = $namespace
-                 RETURN e.canonical } AS message_entities,
-       COLLECT { MATCH (t)-[:MENTIONS]->(e:Entity) WHERE e.namespace = $namespace
-                 RETURN e.canonical } AS turn_entities
+WITH msg, t,
+     COLLECT { MATCH (msg)-[:MENTIONS]->(e:Entity)
+               WHERE e.namespace = $namespace RETURN e.canonical } AS message_entities,
+     COLLECT { MATCH (t)-[:MENTIONS]->(e:Entity) WHERE e.namespace = $namespace RETURN e.canonical } AS turn_entities
+RETURN collect({id: msg.id,
+                message_id: msg.message_id,
+                turn_id: msg.turn_id,
+                session_id: msg.session_id,
+                turn_node_id: t.id,
+                seq: t.seq,
+                role: msg.role,
+                content: msg.content,
+                at: msg.at,
+                language: msg.language,
+                position: msg.position,
+                speaker: msg.name,
+                filler: msg.filler,
+                message_entities: message_entities,
+                turn_entities: turn_entities}) AS rows

@@ -11,5 +11,6 @@ OPTIONAL MATCH (before)-[:HAS_MESSAGE]->(b:Message)
 WITH id, msg, t, own, collect({position: b.position, id: b.id, turn_id: b.turn_id}) AS previous
 OPTIONAL MATCH (t)-[:NEXT]->(after:Turn)
 OPTIONAL MATCH (after)-[:HAS_MESSAGE]->(a:Message)
-RETURN id, msg.position AS position, msg.turn_id AS turn_id, msg.session_id AS session_id, own, previous,
-       collect({position: a.position, id: a.id, turn_id: a.turn_id}) AS following
+WITH id, msg, own, previous, collect({position: a.position, id: a.id, turn_id: a.turn_id}) AS following
+RETURN collect({id: id, position: msg.position, turn_id: msg.turn_id, session_id: msg.session_id, own: own,
+                previous: previous, following: following}) AS rows

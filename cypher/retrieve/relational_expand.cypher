@@ -13,5 +13,10 @@ CALL (a) {
   ORDER BY coalesce(r.weight, 1) DESC, coalesce(b.updated_at, b.at, b.last_seen) DESC, b.id
   LIMIT $fanout
 }
-RETURN eid AS src, type(r) AS rel, toFloat(coalesce(r.weight, 1)) AS weight, elementId(b) AS dst,
-       b.id AS id, labels(b) AS labels, b.turn_count AS turn_count
+RETURN collect({src: eid,
+                rel: type(r),
+                weight: toFloat(coalesce(r.weight, 1)),
+                dst: elementId(b),
+                id: b.id,
+                labels: labels(b),
+                turn_count: b.turn_count}) AS rows

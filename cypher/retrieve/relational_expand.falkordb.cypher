@@ -15,5 +15,10 @@ CALL {
   ORDER BY coalesce(r.weight, 1) DESC, coalesce(b.updated_at, b.at, b.last_seen) DESC, b.id
   LIMIT $fanout
 }
-RETURN eid AS src, type(r) AS rel, toFloat(coalesce(r.weight, 1)) AS weight, toString(id(b)) AS dst,
-       b.id AS id, labels(b) AS labels, b.turn_count AS turn_count
+RETURN collect({src: eid,
+                rel: type(r),
+                weight: toFloat(coalesce(r.weight, 1)),
+                dst: toString(id(b)),
+                id: b.id,
+                labels: labels(b),
+                turn_count: b.turn_count}) AS rows

@@ -8,4 +8,4 @@ WHERE m.namespace = $namespace
   AND ($session_ids IS NULL OR m.source_session_id IN $session_ids)
   AND ($time_from IS NULL OR m.updated_at >= $time_from)
   AND ($time_to IS NULL OR m.updated_at <= $time_to)
-RETURN m.id AS id
+RETURN collect({id: m.id}) AS rows

@@ -11,6 +11,15 @@ CALL () {
   WHERE n.namespace = $namespace
   RETURN n
 }
-RETURN elementId(n) AS eid, n.id AS id, labels(n) AS labels, n.type AS type, n.key AS key,
-       n.canonical AS canonical, n.name AS name, n.uri AS uri, n.session_id AS session_id,
-       n.turn_id AS turn_id, n.message_id AS message_id, n.turn_count AS turn_count
+RETURN collect({eid: elementId(n),
+                id: n.id,
+                labels: labels(n),
+                type: n.type,
+                key: n.key,
+                canonical: n.canonical,
+                name: n.name,
+                uri: n.uri,
+                session_id: n.session_id,
+                turn_id: n.turn_id,
+                message_id: n.message_id,
+                turn_count: n.turn_count}) AS rows

@@ -15,5 +15,8 @@ WHERE c.namespace = $namespace
   AND ($topic_ids IS NULL OR EXISTS {
     MATCH (:Document {id: c.document_id})-[:IN_TOPIC]->(t:Topic)
     WHERE t.namespace = $namespace AND (t.id IN $topic_ids OR t.name IN $topic_ids) })
-RETURN c.id AS id, c.document_id AS document_id, c.section_id AS section_id, c.chunk_index AS chunk_index,
-       c.source_uri AS source_uri
+RETURN collect({id: c.id,
+                document_id: c.document_id,
+                section_id: c.section_id,
+                chunk_index: c.chunk_index,
+                source_uri: c.source_uri}) AS rows

@@ -15,5 +15,8 @@ WITH c,
      CASE WHEN $topic_ids IS NULL THEN 1 ELSE size([(:Document {id: c.document_id})-[:IN_TOPIC]->(tp:Topic)
        WHERE tp.namespace = $namespace AND (tp.id IN $topic_ids OR tp.name IN $topic_ids) | 1]) END AS topic_hits
 WHERE tag_hits > 0 AND topic_hits > 0
-RETURN c.id AS id, c.document_id AS document_id, c.section_id AS section_id, c.chunk_index AS chunk_index,
-       c.source_uri AS source_uri
+RETURN collect({id: c.id,
+                document_id: c.document_id,
+                section_id: c.section_id,
+                chunk_index: c.chunk_index,
+                source_uri: c.source_uri}) AS rows

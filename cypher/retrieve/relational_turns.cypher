@@ -7,4 +7,6 @@ WHERE msg.namespace = $namespace
   AND ($languages IS NULL OR msg.language IN $languages)
   AND ($time_from IS NULL OR msg.at >= $time_from)
   AND ($time_to IS NULL OR msg.at <= $time_to)
-RETURN msg.id AS id, msg.turn_id AS turn_id, msg.session_id AS session_id
+RETURN collect({id: msg.id,
+                turn_id: msg.turn_id,
+                session_id: msg.session_id}) AS rows

@@ -27,7 +27,7 @@ from graphbrain.contracts import Mode
 from graphbrain.nlp.entities import known_names
 from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.snippets import turn_evidence_id
-from graphbrain.store.base import Store
+from graphbrain.store.base import Store, collected
 
 # Measured on the relational set and LoCoMo dev (graphbrain bench relational / locomo): 0.5 gave
 # multi-hop recall@10 0.90 en / 0.85 zh and LoCoMo 0.82; 0.75 gives 0.96 / 0.91 and 0.79; 0.8 no more.
@@ -89,8 +89,11 @@ def reach_bridges(
     for _ in range(hops):
         if not frontier:
             break
-        rows = store.run(
-            "retrieve/bridge_turns", {"namespace": namespace, "ids": sorted(frontier), "max_turns": max_turns}
+        rows = collected(
+            store.run(
+                "retrieve/bridge_turns",
+                {"namespace": namespace, "ids": sorted(frontier), "max_turns": max_turns},
+            )
         )
         if question:
             # An entity the question names already lifts, through the lists, every turn that names it;

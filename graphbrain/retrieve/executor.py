@@ -86,7 +86,7 @@ from graphbrain.retrieve.rerank import TIE_EPSILON, get_reranker, tie_break
 from graphbrain.retrieve.semantic import SemanticRetriever
 from graphbrain.retrieve.settings import Settings, plan_id_of, plan_json, sent
 from graphbrain.retrieve.sifting import evidence_fit, merge_sources
-from graphbrain.store.base import Row, Store, Tx
+from graphbrain.store.base import Row, Store, Tx, collected
 
 __all__ = ["PROTOCOL_VERSION", "RETRIEVERS", "Executor", "head_size"]
 
@@ -389,7 +389,7 @@ class Executor:
             for side in SIDES:
                 if ids[side]:
                     params = {"ids": ids[side], "namespace": ctx.namespace}
-                    rows = tx.run(f"retrieve/hydrate_{SIDE_FILE[side]}", params)
+                    rows = collected(tx.run(f"retrieve/hydrate_{SIDE_FILE[side]}", params))
                     out[side] = {str(r["id"]): r for r in rows}
             return out
 

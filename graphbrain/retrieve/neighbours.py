@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphbrain.retrieve.candidate import Candidate
-from graphbrain.store.base import Row, Store
+from graphbrain.store.base import Row, Store, collected
 
 NEIGHBOUR_SHARE = 0.4  # measured on LoCoMo dev (README); 0.2–0.4 all help, more drowns the match itself
 NEIGHBOUR_POOL = 60  # message candidates whose neighbours are read (the head evidence comes from)
@@ -67,7 +67,7 @@ def read_neighbours(store: Store, namespace: str, node_ids: Sequence[str]) -> di
     """Message node id → (the message before, the message after), for ``node_ids``, in one query."""
     if not node_ids:
         return {}
-    rows = store.run("retrieve/neighbour_turns", {"namespace": namespace, "ids": list(node_ids)})
+    rows = collected(store.run("retrieve/neighbour_turns", {"namespace": namespace, "ids": list(node_ids)}))
     return {str(r["id"]): neighbours_of(r) for r in rows}
 
 

@@ -43,7 +43,7 @@ from graphbrain.nlp import canonicalize, entity_candidates, has_cjk, keywords, t
 from graphbrain.retrieve.base import SIDE_FILE, SIDES, QueryJob, Retriever, lucene_query
 from graphbrain.retrieve.candidate import Side
 from graphbrain.retrieve.fuse import RankedList
-from graphbrain.store.base import Row, Tx
+from graphbrain.store.base import Row, Tx, collected
 
 PPR_ALPHA = 0.85
 FANOUT = 30  # neighbours per node and hop at most
@@ -278,7 +278,7 @@ def name_path_nodes(tx: Tx, graph: Subgraph, eids: Sequence[str]) -> None:
             wanted.add(node.eid)
             node = graph.nodes.get(node.parent) if node.parent is not None else None
     missing = sorted(e for e in wanted if not graph.nodes[e].named)
-    for row in tx.run("retrieve/relational_names", {"eids": missing}) if missing else []:
+    for row in collected(tx.run("retrieve/relational_names", {"eids": missing})) if missing else []:
         node = graph.nodes[str(row["eid"])]
         node.row = {**node.row, **{k: v for k, v in row.items() if k != "eid"}}
         node.named = True
@@ -371,7 +371,7 @@ class RelationalRetriever(Retriever):
             for side in job.sides:
                 nodes = sorted(wanted[side], key=lambda n: (-scores[n.eid], n.id))
                 params = {**job.params[side], "ids": [n.id for n in nodes]}
-                rows = tx.run(f"retrieve/relational_{SIDE_FILE[side]}", params) if nodes else []
+                rows = collected(tx.run(f"retrieve/relational_{SIDE_FILE[side]}", params)) if nodes else []
                 hits = sorted(
                     ({**r, "score": scores[by_id[str(r["id"])].eid]} for r in rows),
                     key=lambda r: (-float(r["score"]), str(r["id"])),
@@ -428,13 +428,15 @@ class RelationalRetriever(Retriever):
             graph.seeds[eid] = weight * specificity(row)
             graph.nodes[eid] = Node(eid=eid, row=row, depth=0)
         if prior and any(prior.values()):
-            found = tx.run(
-                "retrieve/relational_nodes",
-                {
-                    "namespace": self.ctx.namespace,
-                    "messages": sorted(prior.get("turn", {})),
-                    "memories": sorted(prior.get("memory", {})),
-                },
+            found = collected(
+                tx.run(
+                    "retrieve/relational_nodes",
+                    {
+                        "namespace": self.ctx.namespace,
+                        "messages": sorted(prior.get("turn", {})),
+                        "memories": sorted(prior.get("memory", {})),
+                    },
+                )
             )
             for row in found:
                 side: Side = "turn" if "Message" in (row.get("labels") or []) else "memory"
@@ -450,9 +452,11 @@ class RelationalRetriever(Retriever):
         for hop in range(1, hops + 1):
             if not frontier:
                 break
-            expanded = tx.run(
-                "retrieve/relational_expand",
-                {"namespace": self.ctx.namespace, "frontier": frontier, "fanout": FANOUT},
+            expanded = collected(
+                tx.run(
+                    "retrieve/relational_expand",
+                    {"namespace": self.ctx.namespace, "frontier": frontier, "fanout": FANOUT},
+                )
             )
             position = {eid: i for i, eid in enumerate(frontier)}
             expanded.sort(key=lambda r: (position[r["src"]], r["rel"], str(r["id"])))

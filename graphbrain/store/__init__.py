@@ -1,7 +1,7 @@
 """Storage backends behind one boundary (see base.Store)."""
 
 from graphbrain.config import StorageConfig
-from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo
+from graphbrain.store.base import SCHEMA_VERSION, CypherResult, Row, SchemaReport, Store, Tx, Undo, collected
 from graphbrain.store.queries import QueryLibrary
 
 
@@ -27,6 +27,8 @@ __all__ = [
     "SchemaReport",
     "Store",
     "Tx",
+    "collected",
+    "collected",
     "Undo",
     "open_store",
 ]
