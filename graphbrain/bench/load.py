@@ -15,12 +15,23 @@ Reported: commits, commits/s, latency p50/p95/max (wall ms per ``commit_turn``),
 read back from the graph: sessions whose sequence numbers are not exactly 1..n, canonical names held
 by more than one Entity, keys with more than one active item. The run uses a scratch namespace
 (``bench-load-<random>``), deleted afterwards unless ``keep``.
+
+**Pacing** (``think_ms``). By default every client is a closed loop: it calls again the moment its last
+call returns. That measures saturation: on a machine of C cores where one client alone keeps about a core
+busy (extraction, the models, reranking, and the database beside them), K such clients share C cores, and
+latency grows with K / C whatever the code does. Agents are not closed loops: one composes, then waits for
+its LLM (seconds), commits, then waits for its user. ``think_ms`` makes each client wait after every call a
+time drawn uniformly from [0.5, 1.5] × ``think_ms`` (seeded per client, so clients do not march in
+lockstep): N paced clients are N agents. The single-client baselines are paced the same way, so the ratios
+compare like with like. Both are worth printing: the closed loop says how much one machine serves, the
+paced run what an agent waits under that many neighbours.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import random
 import shutil
 import tempfile
 import threading
@@ -79,12 +90,19 @@ def question_for(reader: int, n: int) -> str:
     ][(reader + n) % 3]
 
 
-def _write_loop(brain: Any, writer: int, run_id: str, deadline: float) -> dict[str, Any]:
+def _think(rng: random.Random, think_ms: float, deadline: float) -> None:
+    """An agent's pause between calls (its LLM, its user): uniform on [0.5, 1.5] × think_ms, never past the end."""
+    if think_ms > 0:
+        time.sleep(max(0.0, min(rng.uniform(0.5, 1.5) * think_ms / 1000.0, deadline - time.monotonic())))
+
+
+def _write_loop(brain: Any, writer: int, run_id: str, deadline: float, think_ms: float = 0.0) -> dict[str, Any]:
     latencies: list[float] = []
     errors: Counter[str] = Counter()
     statuses: Counter[str] = Counter()
     retried = retries = 0
     n = 0
+    rng = random.Random(f"writer-{writer}")
     start = time.monotonic()
     while time.monotonic() < deadline:
         n += 1
@@ -99,6 +117,7 @@ def _write_loop(brain: Any, writer: int, run_id: str, deadline: float) -> dict[s
         extra = brain.store.retries() - before  # this thread's transactions the driver re-ran
         retried += 1 if extra else 0
         retries += extra
+        _think(rng, think_ms, deadline)
     elapsed = time.monotonic() - start
     return {
         "latencies": latencies,
@@ -110,10 +129,11 @@ def _write_loop(brain: Any, writer: int, run_id: str, deadline: float) -> dict[s
     }
 
 
-def _read_loop(read: Callable[[str, str], None], reader: int, deadline: float) -> dict[str, Any]:
+def _read_loop(read: Callable[[str, str], None], reader: int, deadline: float, think_ms: float = 0.0) -> dict[str, Any]:
     latencies: list[float] = []
     errors: Counter[str] = Counter()
     n = 0
+    rng = random.Random(f"reader-{reader}")
     while time.monotonic() < deadline:
         n += 1
         t0 = time.perf_counter()
@@ -122,6 +142,7 @@ def _read_loop(read: Callable[[str, str], None], reader: int, deadline: float) -
         except Exception as e:  # counted and reported, as the writers' are
             errors[f"{type(e).__name__}: {str(e)[:120]}"] += 1
         latencies.append((time.perf_counter() - t0) * 1000)
+        _think(rng, think_ms, deadline)
     return {"latencies": latencies, "errors": dict(errors)}
 
 
@@ -133,6 +154,7 @@ def _process_writer(
     seconds: float,
     barrier: Any,
     out: Any,
+    think_ms: float = 0.0,
 ) -> None:
     from graphbrain.brain import Brain
 
@@ -140,7 +162,7 @@ def _process_writer(
     try:
         warm_up_models(brain)  # the models load before the clock starts
         barrier.wait(timeout=600)
-        out.put((writer, _write_loop(brain, writer, run_id, time.monotonic() + seconds)))
+        out.put((writer, _write_loop(brain, writer, run_id, time.monotonic() + seconds, think_ms)))
     except BaseException as e:  # the parent must hear about a writer that died
         out.put((writer, {"latencies": [], "errors": {f"{type(e).__name__}: {e}": 1}, "statuses": {}}))
     finally:
@@ -148,7 +170,12 @@ def _process_writer(
 
 
 def _run_threads(
-    brain: Any, writers: int, seconds: float, run_id: str, reads: Sequence[Callable[[str, str], None]] = ()
+    brain: Any,
+    writers: int,
+    seconds: float,
+    run_id: str,
+    reads: Sequence[Callable[[str, str], None]] = (),
+    think_ms: float = 0.0,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Writers (and readers, one per ``reads`` callable) as threads, all released at once."""
     results: list[dict[str, Any]] = [{} for _ in range(writers)]
@@ -157,11 +184,11 @@ def _run_threads(
 
     def writer(i: int) -> None:
         barrier.wait()
-        results[i] = _write_loop(brain, i, run_id, time.monotonic() + seconds)
+        results[i] = _write_loop(brain, i, run_id, time.monotonic() + seconds, think_ms)
 
     def reader(i: int) -> None:
         barrier.wait()
-        read_results[i] = _read_loop(reads[i], i, time.monotonic() + seconds)
+        read_results[i] = _read_loop(reads[i], i, time.monotonic() + seconds, think_ms)
 
     threads = [threading.Thread(target=writer, args=(i,), name=f"load-writer-{i}") for i in range(writers)]
     threads += [threading.Thread(target=reader, args=(i,), name=f"load-reader-{i}") for i in range(len(reads))]
@@ -173,7 +200,12 @@ def _run_threads(
 
 
 def _run_processes(
-    config_path: str | None, overrides: dict[str, Any], writers: int, seconds: float, run_id: str
+    config_path: str | None,
+    overrides: dict[str, Any],
+    writers: int,
+    seconds: float,
+    run_id: str,
+    think_ms: float = 0.0,
 ) -> list[dict[str, Any]]:
     ctx = mp.get_context("spawn")  # a fresh interpreter per writer: no driver state forked
     barrier = ctx.Barrier(writers)
@@ -181,7 +213,7 @@ def _run_processes(
     procs = [
         ctx.Process(
             target=_process_writer,
-            args=(config_path, overrides, i, run_id, seconds, barrier, out),
+            args=(config_path, overrides, i, run_id, seconds, barrier, out, think_ms),
             name=f"load-writer-{i}",
         )
         for i in range(writers)
@@ -272,6 +304,7 @@ def run_load(
     namespace: str | None = None,
     keep: bool = False,
     overrides: dict[str, Any] | None = None,
+    think_ms: float = 0.0,
 ) -> dict[str, Any]:
     """Run the load and return the report (see the module docstring); ``overrides`` are dotted
     config keys applied on top of the config file, in this process and in every writer process.
@@ -281,6 +314,8 @@ def run_load(
 
     if writers < 0 or readers < 0 or http_readers < 0 or writers + readers + http_readers == 0 or seconds <= 0:
         raise ValueError("writers and readers must be >= 0, at least one of them > 0, and seconds > 0")
+    if think_ms < 0:
+        raise ValueError("think_ms must be >= 0")
     if mode not in ("threads", "processes"):
         raise ValueError(f"mode must be 'threads' or 'processes', not {mode!r}")
     if (readers or http_readers) and mode != "threads":
@@ -313,9 +348,9 @@ def run_load(
         t0 = time.monotonic()
         read_results: list[dict[str, Any]] = []
         if mode == "threads":
-            results, read_results = _run_threads(brain, writers, seconds, run_id, reads)
+            results, read_results = _run_threads(brain, writers, seconds, run_id, reads, think_ms)
         else:
-            results = _run_processes(config_path, overrides, writers, seconds, run_id)
+            results = _run_processes(config_path, overrides, writers, seconds, run_id, think_ms)
         wall = time.monotonic() - t0
         # The timed window: from the barrier to the last writer's last answer (process start-up and
         # model loading are outside it).
@@ -334,6 +369,7 @@ def run_load(
             "readers": readers,
             "http_readers": http_readers,
             "seconds": seconds,
+            "think_ms": think_ms,
             "wall_s": round(wall, 1),
             "window_s": round(window, 1),
             "namespace": ns,
@@ -394,7 +430,12 @@ def format_load(report: dict[str, Any]) -> str:
     lines = [
         f"load: {report['writers']} writers ({report['mode']}), {report.get('readers', 0)} readers in-process,"
         f" {report.get('http_readers', 0)} over HTTP, {report['seconds']} s, backend {report['backend']},"
-        f" {report['cpu_count']} cores",
+        f" {report['cpu_count']} cores, "
+        + (
+            f"each client pausing {report['think_ms']:g} ms (0.5-1.5x) after each call, as an agent does"
+            if report.get("think_ms")
+            else "closed loop (each client calls again at once)"
+        ),
         f"  commits        {report['committed']}  ({report['commits_per_s']}/s)  statuses {report['statuses']}",
         f"  latency ms     p50 {lat['p50']}  p95 {lat['p95']}  max {lat['max']}",
         f"  retried        {report.get('retried_commits', 0)} of {report['calls']} commits"
@@ -427,8 +468,33 @@ def format_load(report: dict[str, Any]) -> str:
             f"  one reader alone, same run: compose p50 {alone['latency_ms']['p50']} p95 {alone['latency_ms']['p95']}"
             f" ms  →  p95 under load x{report['compose_p95_vs_single']}"
         )
+    lines += [f"  {line}" for line in criteria(report)]
     lines.append(f"  {'OK' if report['ok'] else 'FAILED'}")
     return "\n".join(lines)
+
+
+def criteria(report: dict[str, Any]) -> list[str]:
+    """Issue 19's two load criteria, PASS or FAIL on this run's figures (a report, never an assertion)."""
+    inv = report["invariants"]
+    clean = not (inv["seq_gaps"] or inv["duplicate_entities"] or inv["double_active"])
+    out = []
+    if report.get("compose_p95_vs_single") is not None:
+        x = report["compose_p95_vs_single"]
+        errors = report["errors"] + report.get("compose", {}).get("errors", 0)
+        ok = x <= 2 and errors == 0 and clean
+        out.append(
+            f"{'PASS' if ok else 'FAIL'}  compose p95 under load <= 2x one reader's, 0 errors, 0 invariant "
+            f"violations: x{x}, {errors} errors, invariants {'clean' if clean else 'broken'}"
+        )
+    if report.get("p95_vs_single") is not None and not report.get("readers") and not report.get("http_readers"):
+        x = report["p95_vs_single"]
+        share = 100 * (report.get("retried_share") or 0)
+        ok = share < 1 and x <= 3 and report["errors"] == 0 and clean
+        out.append(
+            f"{'PASS' if ok else 'FAIL'}  writers: deadlock retries on < 1 % of commits and p95 <= 3x one "
+            f"writer's: {share:.2f} %, x{x}"
+        )
+    return out
 
 
 def main_load(
@@ -441,18 +507,32 @@ def main_load(
     baseline: bool = True,
     readers: int = 0,
     http_readers: int = 0,
+    think_ms: float = 0.0,
 ) -> dict[str, Any]:
     """``graphbrain bench load``: with ``baseline``, one writer alone runs first for as long (and, with
-    readers, one in-process reader alone), so that the figures come with their ratio to a single client
-    measured in the same run."""
+    readers, one in-process reader alone), paced as the others, so that the figures come with their ratio
+    to a single client measured in the same run."""
     from graphbrain.bench.report import to_json
 
-    single = run_load(config_path, writers=1, seconds=seconds, mode="threads") if baseline and writers > 1 else None
+    single = (
+        run_load(config_path, writers=1, seconds=seconds, mode="threads", think_ms=think_ms)
+        if baseline and writers > 1
+        else None
+    )
     alone = (
-        run_load(config_path, writers=0, readers=1, seconds=seconds) if baseline and (readers or http_readers) else None
+        run_load(config_path, writers=0, readers=1, seconds=seconds, think_ms=think_ms)
+        if baseline and (readers or http_readers)
+        else None
     )
     report = run_load(
-        config_path, writers=writers, seconds=seconds, mode=mode, keep=keep, readers=readers, http_readers=http_readers
+        config_path,
+        writers=writers,
+        seconds=seconds,
+        mode=mode,
+        keep=keep,
+        readers=readers,
+        http_readers=http_readers,
+        think_ms=think_ms,
     )
     if single is not None:
         report["single_writer"] = {k: single[k] for k in ("commits_per_s", "latency_ms", "errors", "ok")}

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from graphbrain import Brain
-from graphbrain.bench.load import check_invariants, run_load, session_for, turn_for
+from graphbrain.bench.load import check_invariants, criteria, run_load, session_for, turn_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,3 +107,29 @@ def test_readers_compose_while_writers_commit(brain: Brain) -> None:
 def test_readers_need_thread_writers() -> None:
     with pytest.raises(ValueError, match="thread writers"):
         run_load(None, writers=2, readers=1, mode="processes")
+
+
+def test_paced_clients_wait_between_calls_as_agents_do(brain: Brain) -> None:
+    # Each client pauses 0.5-1.5 x think_ms after each call: in 2 s at 400 ms a writer makes at most
+    # 2 / 0.2 = 10 calls whatever the machine's speed, and the report says it ran paced.
+    report = run_load(
+        str(ROOT / "brain.yml"),
+        writers=2,
+        readers=1,
+        seconds=2,
+        think_ms=400,
+        overrides=_overrides(brain),
+        keep=False,
+    )
+    assert report["think_ms"] == 400
+    assert 2 <= report["calls"] <= 2 * 10
+    assert 1 <= report["compose"]["calls"] <= 10
+    assert report["ok"]
+
+
+def test_the_load_report_judges_issue_19s_criteria() -> None:
+    inv = {"seq_gaps": [], "duplicate_entities": [], "double_active": []}
+    readers = {"invariants": inv, "errors": 0, "compose": {"errors": 0}, "compose_p95_vs_single": 1.7}
+    assert criteria(readers)[0].startswith("PASS")
+    writers = {"invariants": inv, "errors": 0, "p95_vs_single": 3.4, "retried_share": 0.002, "readers": 0}
+    assert criteria(writers)[0].startswith("FAIL") and "x3.4" in criteria(writers)[0]

@@ -249,6 +249,14 @@ def bench_scale(
 @choice_option(
     "--mode", choices=["threads", "processes"], help="Threads sharing one Brain, or a process (and Brain) per writer."
 )
+@click.option(
+    "--think-ms",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Each client pauses this long (0.5-1.5x, seeded) after each call, as an agent waits for its LLM "
+    "and its user; 0 is a closed loop, which measures the machine's saturation.",
+)
 @click.option("--keep", is_flag=True, help="Keep the scratch namespace afterwards.")
 @click.option(
     "--baseline/--no-baseline",
@@ -263,6 +271,7 @@ def bench_load(
     http_readers: int,
     seconds: float,
     mode: str,
+    think_ms: float,
     keep: bool,
     baseline: bool,
     config_path: str | None,
@@ -284,12 +293,13 @@ def bench_load(
       graphbrain bench load --writers 8 --seconds 30 --mode processes --json
       graphbrain bench load --readers 8 --writers 2 --seconds 20
       graphbrain bench load --readers 4 --http-readers 4 --writers 2
+      graphbrain bench load --readers 8 --writers 2 --think-ms 2000   # agents, each waiting for its LLM
     """
     from graphbrain.bench.load import main_load
 
     if writers + readers + http_readers == 0:
         raise click.UsageError("nothing to run: give --writers, --readers or --http-readers")
-    report = main_load(config_path, writers, seconds, mode, as_json, keep, baseline, readers, http_readers)
+    report = main_load(config_path, writers, seconds, mode, as_json, keep, baseline, readers, http_readers, think_ms)
     if not report["ok"]:
         raise SystemExit(1)
 
