@@ -98,9 +98,28 @@ def check_text(value: str | None, field: str) -> str | None:
     return value
 
 
+def _storable(value: Any, depth: int) -> bool:
+    """Whether ``json_problem`` finds nothing, without building a path per key: every model the
+    pipeline builds is checked, and almost every one is clean."""
+    if depth > MAX_JSON_DEPTH:
+        return False
+    if isinstance(value, str):
+        return value.isascii() or text_problem(value) is None
+    if isinstance(value, Mapping):
+        return all(
+            (not isinstance(k, str) or k.isascii() or text_problem(k) is None) and _storable(v, depth + 1)
+            for k, v in value.items()
+        )
+    if isinstance(value, (list, tuple)):
+        return all(_storable(v, depth + 1) for v in value)
+    return True
+
+
 def json_problem(value: Any, path: str = "", depth: int = 0) -> str | None:
     """Why free-form JSON cannot be stored (a lone surrogate in a key or string, nesting deeper than
     ``MAX_JSON_DEPTH``), as ``"path: reason"``; None when it can."""
+    if _storable(value, depth):
+        return None
     where = path or "value"
     if depth > MAX_JSON_DEPTH:
         return f"{where}: nested deeper than {MAX_JSON_DEPTH} levels"
