@@ -144,6 +144,10 @@ class Neo4jStore(Store):
             notifications_min_severity="OFF",
         )
         self._attempts = threading.local()  # per thread: a commit's retries are its own thread's
+        # Every transaction here opens its own session; one bookmark manager chains them, so that on a
+        # cluster (neo4j:// routing reads to followers) a read sees every write this process made before
+        # it (a commit's pre-read, the next compose), not only those its follower has caught up with.
+        self._bookmarks = GraphDatabase.bookmark_manager()
 
     @property
     def target(self) -> str:
@@ -151,7 +155,9 @@ class Neo4jStore(Store):
 
     # ----------------------------------------------------------- transactions
     def _session(self, access: str) -> neo4j.Session:
-        return self._driver.session(database=self.cfg.database, default_access_mode=access)
+        return self._driver.session(
+            database=self.cfg.database, default_access_mode=access, bookmark_manager=self._bookmarks
+        )
 
     def _execute(self, fn: Callable[[Tx], T], write: bool) -> T:
         timeout = self.cfg.query_timeout_s
@@ -173,6 +179,10 @@ class Neo4jStore(Store):
             raise
         except (nx.DriverError, nx.Neo4jError) as e:
             raise _map_error(e) from e
+
+    def bookmarks(self) -> list[str]:
+        """The bookmarks this store's next transaction waits for (the last write's, once there was one)."""
+        return sorted(self._bookmarks.get_bookmarks())
 
     def retries(self) -> int:
         return int(getattr(self._attempts, "retries", 0))
