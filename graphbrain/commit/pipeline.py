@@ -130,7 +130,15 @@ class CommitPipeline(EmbeddingWriter):
                 return {"dup": dup}
             return {
                 "dup": [],
-                "state": tx.run("commit/session_state", {"session_node_id": rec.session_node_id, "window": window}),
+                "state": tx.run(
+                    "commit/session_state",
+                    {
+                        "session_node_id": rec.session_node_id,
+                        "namespace": rec.namespace,
+                        "session_id": rec.session_id,
+                        "window": window,
+                    },
+                ),
                 "context": self._context_items(tx, rec),
                 "entities": tx.run("commit/existing_entities", {"namespace": ns, "canonicals": sorted(found)})
                 if found
