@@ -4,7 +4,7 @@
 // not the namespace's size. The items the turn names by their words come from commit/context_items_by_id.
 MATCH (s:Session {id: $session_node_id})
 MATCH (t:Turn)
-WHERE t.namespace = s.namespace AND t.session_id = s.session_id AND t.seq > s.last_seq - $window
+WHERE t.namespace = $namespace AND t.session_id = $session_id AND t.seq > s.last_seq - $window
 MATCH (m:Memory)-[:DERIVED_FROM]->(t)
 WHERE m.status = 'active' AND m.type IN $types
 WITH DISTINCT m

@@ -34,7 +34,7 @@ CALL {
 CALL {
   WITH s
   OPTIONAL MATCH (t:Turn)
-  WHERE t.namespace = s.namespace AND t.session_id = s.session_id AND t.seq > $from_seq AND t.seq <= $to_seq
+  WHERE t.namespace = $namespace AND t.session_id = $session_id AND t.seq > $from_seq AND t.seq <= $to_seq
   OPTIONAL MATCH (t)-[:HAS_MESSAGE]->(msg:Message {role: 'user'})
   RETURN collect(msg.content) AS user_messages
 }

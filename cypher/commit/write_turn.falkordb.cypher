@@ -11,7 +11,7 @@ WITH s, t
 CALL {
   WITH s, t
   OPTIONAL MATCH (prev:Turn)
-  WHERE prev.namespace = t.namespace AND prev.session_id = t.session_id AND prev.seq = t.seq - 1
+  WHERE prev.namespace = $namespace AND prev.session_id = $session_id AND prev.seq = t.seq - 1
   FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(t))
 }
 CALL {

@@ -24,7 +24,7 @@ CALL {
 CALL {
   WITH s
   MATCH (t:Turn)
-  WHERE t.namespace = s.namespace AND t.session_id = s.session_id AND t.seq > s.last_seq - $n
+  WHERE t.namespace = $namespace AND t.session_id = $session_id AND t.seq > s.last_seq - $n
   MATCH (t)-[:HAS_MESSAGE]->(m:Message)
   WITH t, m ORDER BY t.seq, m.position
   RETURN collect({turn_id: t.turn_id, seq: t.seq, role: m.role, content: m.content,

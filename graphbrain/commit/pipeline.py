@@ -390,6 +390,8 @@ class CommitPipeline(EmbeddingWriter):
             "commit/context_items",
             {
                 "session_node_id": rec.session_node_id,
+                "namespace": rec.namespace,
+                "session_id": rec.session_id,
                 "window": CONTEXT_TURNS,
                 "types": CONTEXT_TYPES,
                 "limit": CONTEXT_LIMIT,

@@ -66,6 +66,7 @@ def update_summary(
         {
             "session_node_id": rec.session_node_id,
             "namespace": rec.namespace,
+            "session_id": rec.session_id,
             "from_seq": upto,
             "to_seq": seq,
         },

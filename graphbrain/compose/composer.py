@@ -128,7 +128,7 @@ class Composer:
         # ---------------------------------------------------------------- load
         t = time.perf_counter()
         try:
-            loaded = self._load(namespace, session_node_id, user_message, comp.recent_turns_max)
+            loaded = self._load(namespace, session_id, session_node_id, user_message, comp.recent_turns_max)
         except StoreUnavailable as e:
             if not self.config.storage.degraded_compose:
                 raise
@@ -248,7 +248,9 @@ class Composer:
         return package
 
     # ------------------------------------------------------------------ helpers
-    def _load(self, namespace: str, session_node_id: str, user_message: str, recent_max: int) -> dict[str, Any]:
+    def _load(
+        self, namespace: str, session_id: str, session_node_id: str, user_message: str, recent_max: int
+    ) -> dict[str, Any]:
         """Everything compose reads before planning, in one read transaction: one query (``compose/load``:
         core memory, working summary, recent turns, known sources, entities named) and the entities named by
         an alias, among the ``entity_names`` full-text hits."""
@@ -257,6 +259,7 @@ class Composer:
         def work(tx: Tx) -> dict[str, Any]:
             params = {
                 "namespace": namespace,
+                "session_id": session_id,  # FalkorDB finds the recent turns by index only from parameters
                 "session_node_id": session_node_id,
                 "per_type": CORE_PER_TYPE,
                 "n": max(recent_max, 1),

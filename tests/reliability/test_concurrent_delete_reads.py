@@ -55,7 +55,14 @@ def test_pre_reads_skip_nodes_deleted_under_them(brain: Brain) -> None:
         deadline = time.monotonic() + 6
         while time.monotonic() < deadline:
             reads += 1
-            session = {"session_node_id": f"{ns}:s", "window": 50, "types": ["tasks"], "limit": 50}
+            session = {
+                "session_node_id": f"{ns}:s",
+                "namespace": ns,
+                "session_id": "s",
+                "window": 50,
+                "types": ["tasks"],
+                "limit": 50,
+            }
             for r in brain.store.run("commit/context_items", session):
                 if r["key"] is None or r["id"] is None or r["type"] is None:
                     bad.append(("context_items", r))
