@@ -2,7 +2,7 @@
 // `window` turns (the entity-gate window), the last message (a new turn's context) and where the working summary stands. Turns are found through
 // the Turn (namespace, session_id, seq) indexes, so the cost does not grow with the session's length;
 // FalkorDB uses those indexes only for values it knows before the match ($namespace, $session_id), not for
-// another node's properties (s.namespace scanned every Turn: 63 ms at 10k turns, most of a 1.4 s commit at 100k).
+// another node's properties (s.namespace scanned every Turn: 63 ms at 10k turns, growing with the data).
 OPTIONAL MATCH (s:Session {id: $session_node_id})
 CALL {
   WITH s
