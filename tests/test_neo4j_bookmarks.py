@@ -5,13 +5,18 @@ chain itself: every write advances the bookmark the next transaction waits for, 
 
 from __future__ import annotations
 
-from conftest import make_config
+from pathlib import Path
 
+from graphbrain.config import load_config
 from graphbrain.store.neo4j_store import Neo4jStore
+
+# Not conftest's make_config: `from conftest import` finds whichever conftest pytest put on the path
+# first (tests/retrieve_db's in a full run), so the config is loaded here.
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_write_advances_the_bookmark_the_next_transaction_waits_for(neo4j_uri: str) -> None:
-    store = Neo4jStore(make_config(neo4j_uri).storage.neo4j)
+    store = Neo4jStore(load_config(ROOT / "brain.yml", overrides={"storage.neo4j.uri": neo4j_uri}).storage.neo4j)
     write = "CREATE (:BookmarkProbe {namespace: 'bookmark-test'})"
     try:
         before = store.bookmarks()
