@@ -23,7 +23,8 @@ _PING = b"*1\r\n$4\r\nPING\r\n"
 
 def answers(socket_path: str) -> bool:
     """PING over the unix socket. A server that cannot write its AOF (the disk full) refuses PING with
-    MISCONF: it is up all the same, and starting another on its data dir would be worse."""
+    MISCONF: it is up all the same, and starting another on its data dir would be worse. One still
+    loading its data answers LOADING, or nothing: not up yet (EmbeddedServer waits for it by its pid)."""
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(2.0)

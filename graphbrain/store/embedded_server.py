@@ -52,6 +52,8 @@ DEFAULT_IDLE_STOP_S = 600.0
 # the effects logged later land on the wrong nodes — after a restart a turn held another turn's edges
 # and the replay crashed the server in EvalEntityUpdates, every start. Effects only (0) replay exactly.
 EFFECTS_THRESHOLD = 0
+# How much longer than storage.embedded.startup_timeout_s a running server may take to load its data.
+LOAD_TIMEOUT_FACTOR = 30
 # sun_path is 108 bytes on Linux; longer data-dir paths get a socket in the temp dir instead.
 MAX_SOCKET_PATH = 100
 WATCHDOG = Path(__file__).with_name("_embedded_idle.py")
@@ -102,6 +104,20 @@ class EmbeddedServer:
     def _answers(self) -> bool:
         return self.socket_path.exists() and answers(str(self.socket_path))
 
+    def _server_pid(self) -> int | None:
+        """The pid of the running redis-server this data dir's pid file names, if it runs: the file is
+        written before the server answers, so it tells a server still starting or loading from one that
+        is gone (a stale file after a kill names a dead or an unrelated process)."""
+        try:
+            pid = int((self.dir / "redis.pid").read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline")
+            if cmdline.parent.exists():  # redis titles itself with its socket
+                return pid if str(self.socket_path).encode() in cmdline.read_bytes() else None
+            os.kill(pid, 0)  # no /proc: the pid alone
+            return pid
+        except (OSError, ValueError):
+            return None
+
     def running(self) -> bool:
         """Whether a server answers on this data dir's socket (started by anyone)."""
         return self._answers()
@@ -114,8 +130,12 @@ class EmbeddedServer:
             with open(self.dir / "start.lock", "ab") as start_lock:
                 fcntl.flock(start_lock, fcntl.LOCK_EX)
                 if not self._answers():
-                    self._spawn()
-                    self._started_here = True
+                    # A server still starting or loading its data (left by a process that gave up
+                    # waiting) owns the data dir: waited for, never a second one beside it on one AOF.
+                    if self._server_pid() is None:
+                        self._spawn()
+                        self._started_here = True
+                    self._wait_until_up()
                 if self._clients_fd is None:
                     # Taken before start.lock is let go: the watchdog stops a server only while holding
                     # start.lock with no client sharing clients.lock.
@@ -181,16 +201,34 @@ class EmbeddedServer:
         out = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
         if out.returncode != 0:
             raise StoreUnavailable(f"could not start the embedded FalkorDB server: {out.stderr or out.stdout}")
+        # Daemonized, it writes its pid file moments after this returns: until then another process
+        # taking start.lock could not tell it is there.
         deadline = time.monotonic() + self.settings.startup_timeout_s
+        while self._server_pid() is None and not self._answers() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def _wait_until_up(self) -> None:
+        """Until the server serves. ``startup_timeout_s`` bounds the wait for a server process to exist
+        and answer; once it runs, it is reading its AOF, which takes the time the graph needs (35 s for
+        100k items on a busy 2-core machine, most of it rebuilding indexes, PINGs unanswered meanwhile),
+        so it is waited for while it runs, up to LOAD_TIMEOUT_FACTOR times as long."""
+        start = time.monotonic()
+        said = False
         while not self._answers():
-            if time.monotonic() > deadline:
-                tail = _tail(self.dir / "redis.log")
+            waited = time.monotonic() - start
+            pid = self._server_pid()
+            limit = self.settings.startup_timeout_s * (LOAD_TIMEOUT_FACTOR if pid else 1)
+            if waited > limit:
+                running = f" (its process {pid} still runs: stop it before starting another)" if pid else ""
                 raise StoreUnavailable(
-                    f"the embedded FalkorDB server did not answer at {self.socket_path} within "
-                    f"{self.settings.startup_timeout_s:.0f}s; its log says:\n{tail}"
+                    f"the embedded FalkorDB server did not answer at {self.socket_path} within {waited:.0f}s"
+                    f"{running}; its log says:\n{_tail(self.dir / 'redis.log')}"
                 )
+            if pid and not said and waited > self.settings.startup_timeout_s:
+                log.warning("the embedded FalkorDB server (pid %s) is still loading %s; waiting", pid, self.dir)
+                said = True
             time.sleep(0.05)
-        log.info("started the embedded FalkorDB server at %s", self.socket_path)
+        log.info("the embedded FalkorDB server answers at %s", self.socket_path)
 
     def release(self) -> None:
         """Stop using the server. With ``idle_stop_s`` 0, shut it down if this process started it and

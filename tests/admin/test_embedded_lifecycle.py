@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,7 +104,7 @@ def test_server_is_shared_by_later_commands_and_stopped_when_idle(data_dir: Path
 
 
 def _watchdogs(data_dir: Path) -> list[str]:
-    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=True).stdout
     return [line for line in out.splitlines() if "_embedded_idle.py" in line and str(data_dir) in line]
 
 
@@ -145,3 +146,44 @@ def test_a_brain_in_a_script_leaves_the_server_for_the_next(data_dir: Path) -> N
     finally:
         os.environ["GRAPHBRAIN_EMBEDDED_IDLE_STOP_S"] = old
     assert EmbeddedServer(EmbeddedSettings(data_dir=data_dir)).running()
+
+
+def _servers(data_dir: Path) -> list[int]:
+    """The pids of the redis-servers running on the data dir (redis titles itself with its socket)."""
+    out = subprocess.run(["ps", "-ww", "-eo", "pid=,args="], capture_output=True, text=True, check=True).stdout
+    rows = (line.split(None, 1) for line in out.splitlines() if "redis-server" in line and str(data_dir) in line)
+    return [int(pid) for pid, _ in rows]
+
+
+def test_a_server_still_loading_is_waited_for_never_started_twice(data_dir: Path) -> None:
+    """A large graph takes a while to load (35 s for 100k items on a busy machine, PINGs unanswered while
+    FalkorDB rebuilds its indexes), longer than startup_timeout_s. The process that started the server
+    waits for it while it runs, and so does one arriving meanwhile: a process once gave up, and the next
+    started a second server on the same data dir, which took over the socket and the pid file while both
+    held the AOF."""
+    settings = EmbeddedSettings(data_dir=data_dir, idle_stop_s=0)
+    store = FalkorStore(settings)
+    store.cypher("CREATE INDEX FOR (n:Probe) ON (n.v)", write=True)
+    store.cypher("UNWIND range(1, 600000) AS i CREATE (:Probe {v: i})", write=True)
+    store.close()  # idle_stop_s 0: the server stops with it
+    assert not EmbeddedServer(settings).running()
+
+    counts: list[object] = []
+
+    def count() -> None:
+        impatient = FalkorStore(EmbeddedSettings(data_dir=data_dir, startup_timeout_s=0.5))
+        try:
+            counts.append(impatient.cypher("MATCH (n:Probe) RETURN count(n) AS n").rows[0]["n"])
+        except Exception as e:  # noqa: BLE001 (reported by the assert below)
+            counts.append(e)
+        finally:
+            impatient.close()
+
+    threads = [threading.Thread(target=count) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.3)  # the second arrives while the first's server loads
+    for thread in threads:
+        thread.join(timeout=120)
+    assert counts == [600000, 600000]
+    assert _servers(data_dir) == [_pid(data_dir)]
