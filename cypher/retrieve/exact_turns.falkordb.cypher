@@ -3,13 +3,13 @@
 // content_fts copies in the same label index). RediSearch scores by TF-IDF, which lifts a short reply
 // that carries its question as context over the question itself and ties often; so the matches are
 // scored here by BM25 as Lucene does on Neo4j (k1 1.2, b 0.75): N is every message of the graph, as
-// Lucene counts its index (the label count costs nothing; a namespace's count reads all its messages),
+// Lucene counts its index ($message_count, which the store fills in from fulltext/message_count: a
+// namespace's count would read all its messages),
 // and document frequencies and the average length are those of the matches scored. The namespace and
 // the plan's filters apply first; then the 1,000 matches RediSearch scores best are scored by BM25 (the
 // procedure has no top-k: every match is yielded, and scoring each one's terms cost ~20 ms per query at
 // 30k messages, growing with the namespace). A namespace with fewer matches has them all scored.
-MATCH (every:Message)
-WITH count(every) AS corpus
+WITH $message_count AS corpus
 CALL db.idx.fulltext.queryNodes('Message', '@search_text:(' + reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + t) + ')')
 YIELD node, score
 WITH corpus, node, score

@@ -8,7 +8,8 @@ What differs from Neo4j, and where it is handled:
 
 - **Dialect.** ``cypher/<stage>/<name>.falkordb.cypher`` where FalkorDB's Cypher differs (no ``CALL (x)
   {}``, ``COUNT {}``, ``COLLECT {}``, ``EXISTS {}``, ``elementId()``, ``datetime()``; its own index
-  procedures). Queries that need the time of the write use ``$_now``, which this store fills in.
+  procedures). Queries that need the time of the write use ``$_now``, which this store fills in, and so
+  ``$message_count`` (every message of the graph, BM25's N on the turn side: fulltext/message_count).
 - **Times.** FalkorDB has no zoned datetime parameter, so a ``datetime`` goes in as a fixed-width UTC
   ISO-8601 string (``2025-01-31T09:00:00.000000Z``): one format, so comparisons and ``ORDER BY`` are
   chronological. :func:`plain` turns every string of exactly that shape back into an aware datetime,
@@ -223,6 +224,9 @@ class FalkorStore(Store):
         values = to_param(dict(params or {}))
         if "$_now" in text:
             values["_now"] = to_param(datetime.now(UTC))
+        if "$message_count" in text:
+            _, counted = self._query(self._text("fulltext/message_count")[0], None, write=False)
+            values["message_count"] = counted[0][0]
         timeout_ms = int((timeout_s or self.settings.query_timeout_s) * 1000)
         try:
             res = (
