@@ -5,6 +5,9 @@
 MATCH (s:Session {id: $session_node_id})
 MATCH (t:Turn)
 WHERE t.namespace = $namespace AND t.session_id = $session_id AND t.seq > s.last_seq - $window
+// The turns first: without the WITH, FalkorDB starts from the namespace's every Memory by index and
+// walks to their turns (21 ms at 10k items, growing; 0.6 ms this way).
+WITH t
 MATCH (m:Memory)-[:DERIVED_FROM]->(t)
 WHERE m.status = 'active' AND m.type IN $types
 WITH DISTINCT m
