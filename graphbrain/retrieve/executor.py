@@ -42,7 +42,6 @@ import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -112,9 +111,6 @@ HONOURED_HINTS: dict[Mode, frozenset[str]] = {
     Mode.relational: frozenset({"hops", "entities", "prefer_time"}),
 }
 
-# Index searches of one plan run at once (see Executor._search): enough to keep the database and the
-# client's Python both busy on 2 cores; more only queue.
-SEARCH_WORKERS = 4
 MAX_DROPPED_LISTED = 100  # explain.dropped lists this many items; the counts are always complete
 
 
@@ -368,35 +364,15 @@ class Executor:
     ) -> tuple[list[RankedList], dict[Mode, ModeTally]]:
         by_job: dict[int, list[RankedList]] = {}
         tallies: dict[Mode, ModeTally] = {}
-
-        def run(job: QueryJob) -> tuple[list[RankedList], float]:
+        # Relational jobs run last: the walk seeds from the other modes' best hits (``ctx.found``).
+        for job in sorted(jobs, key=lambda j: j.mode == Mode.relational):
+            tally = tallies.setdefault(job.mode, ModeTally())
             t0 = time.perf_counter()
             found = RETRIEVERS[job.mode](ctx).retrieve(job)
-            return found, (time.perf_counter() - t0) * 1000.0
-
-        # Relational jobs run last: the walk seeds from the other modes' best hits (``ctx.found``). The
-        # others are independent read transactions: run side by side, the database serves one while
-        # Python ranks another's rows. Their lists are taken in job order, so the pack does not depend
-        # on which finished first.
-        first = [job for job in jobs if job.mode != Mode.relational]
-        last = [job for job in jobs if job.mode == Mode.relational]
-        if len(first) > 1:
-            with ThreadPoolExecutor(min(SEARCH_WORKERS, len(first)), thread_name_prefix="graphbrain-search") as pool:
-                results = list(pool.map(run, first))
-        else:
-            results = [run(job) for job in first]
-
-        def take(job: QueryJob, found: list[RankedList], took_ms: float) -> None:
-            tally = tallies.setdefault(job.mode, ModeTally())
-            tally.took_ms += took_ms  # the mode's own time: overlapping modes' times add up past the wall
+            tally.took_ms += (time.perf_counter() - t0) * 1000.0
             tally.candidates += sum(len(lst.candidates) for lst in found)
             by_job[job.index] = found
             ctx.found.extend(found)
-
-        for job, (found, took_ms) in zip(first, results, strict=True):
-            take(job, found, took_ms)
-        for job in last:  # after the others are in ctx.found
-            take(job, *run(job))
         return [lst for job in jobs for lst in by_job.get(job.index, [])], tallies
 
     # ------------------------------------------------------------------------------------ hydrate
