@@ -210,7 +210,7 @@ class EmbeddedServer:
     def _wait_until_up(self) -> None:
         """Until the server serves. ``startup_timeout_s`` bounds the wait for a server process to exist
         and answer; once it runs, it is reading its AOF, which takes the time the graph needs (35 s for
-        100k items on a busy 2-core machine, most of it rebuilding indexes, PINGs unanswered meanwhile),
+        a 10k-item graph on a busy 2-core machine, most of it rebuilding indexes, PINGs unanswered meanwhile),
         so it is waited for while it runs, up to LOAD_TIMEOUT_FACTOR times as long."""
         start = time.monotonic()
         said = False

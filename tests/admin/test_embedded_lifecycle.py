@@ -156,7 +156,7 @@ def _servers(data_dir: Path) -> list[int]:
 
 
 def test_a_server_still_loading_is_waited_for_never_started_twice(data_dir: Path) -> None:
-    """A large graph takes a while to load (35 s for 100k items on a busy machine, PINGs unanswered while
+    """A large graph takes a while to load (35 s for a 10k-item graph on a busy machine, PINGs unanswered while
     FalkorDB rebuilds its indexes), longer than startup_timeout_s. The process that started the server
     waits for it while it runs, and so does one arriving meanwhile: a process once gave up, and the next
     started a second server on the same data dir, which took over the socket and the pid file while both
