@@ -374,3 +374,19 @@ def test_known_names_are_whole_words_longest_first_at_any_lexicon_size() -> None
         ("name4999 thing", "name4999 thing", "name4999 thing"),
     ]
     assert known_names("nothing known here", {}) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "name"),
+    [
+        ("# Quillfeather\n\nQuillfeather is the ledger service our team runs.", "en", "Quillfeather"),
+        ("## Atlas\nAtlas stores the invoices for the billing team.", "en", "Atlas"),
+        ("# 陈静\n\n陈静负责账本服务。", "zh", "陈静"),
+        ("# Quillfeather 账本\n\nQuillfeather 是我们团队的账本服务。", "mixed", "Quillfeather"),
+    ],
+)
+def test_a_name_never_runs_across_a_line_break(text: str, lang: str, name: str) -> None:
+    # The small English model glues a heading to the paragraph's first word ("Quillfeather\n\nQuillfeather").
+    names = [c.name for c in entity_candidates(text, lang)]
+    assert all("\n" not in n for n in names), names
+    assert name in names

@@ -99,7 +99,8 @@ def ner_candidates(text: str, cfg: NlpConfig | None, doc: Doc | None = None) -> 
     for ent in doc.ents:
         kind = _NER_KIND.get(ent.label_)
         name = ent.text.strip()
-        if kind is None or has_cjk(name) or len(name) < 2 or name.lower() in STOP_WORDS:
+        # A name never runs across a line break (a heading and its paragraph): proper nouns find each part.
+        if kind is None or has_cjk(name) or len(name) < 2 or name.lower() in STOP_WORDS or "\n" in name:
             continue
         if kind == "person" and not plausible_person(name):
             kind = "concept"

@@ -327,6 +327,8 @@ def en_candidates(text: str, doc: Doc, strict: bool = False) -> list[EntityCandi
         # proper-noun pass, which takes each name on its own.
         if any(t.is_lower and t.pos_ in ("ADP", "SCONJ", "VERB", "AUX") and t.lower_ != "of" for t in ent[1:-1]):
             continue
+        if "\n" in name:
+            continue  # nor across a line break (a heading and its paragraph): the proper-noun pass splits it
         kind = en_kind(ent, ent.label_, strict)
         canonical = canonicalize(name, kind)
         if not canonical or canonical.isdigit():
