@@ -35,6 +35,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +59,7 @@ from graphbrain.resources.sources import (
     resolve_source,
 )
 from graphbrain.resources.walk import iter_files
-from graphbrain.resources.writer import DocumentWriter, Existing
+from graphbrain.resources.writer import DocumentWriter, Existing, PendingWrite
 from graphbrain.store import Row, Tx
 
 __all__ = ["Ingestor", "ProgressCallback"]
@@ -235,6 +237,8 @@ class Ingestor(DocumentWriter):
     def _directory(
         self, root: Path, opts: IngestOptions, glob: str, progress: ProgressCallback | None
     ) -> list[DocumentResult]:
+        """Each file in turn, with one write in flight: the next file is parsed, its entities found and its
+        texts embedded (CPU) while the last file's transaction runs (mostly the database's time)."""
         files = list(iter_files(root, glob))
         total = len(files)
         ids = [document_id_for(opts.namespace, file_uri(p)) for p in files]
@@ -243,36 +247,97 @@ class Ingestor(DocumentWriter):
         chunks = 0
         if progress:
             progress(0, total, 0)
-        for done, (path, doc_id) in enumerate(zip(files, ids, strict=True), start=1):
-            result = self._file_in_directory(path, doc_id, opts, existing.get(doc_id))
-            results.append(result)
-            chunks += result.chunks
-            if progress:
-                progress(done, total, chunks)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphbrain-ingest-write") as pool:
+            inflight: _InFlight | None = None
+            for path, doc_id in zip(files, ids, strict=True):
+                pending = inflight.pending.entity_ids if inflight else ()
+                step = self._prepare_file(path, doc_id, opts, existing.get(doc_id), pending)
+                if inflight is not None:
+                    done = self._landed(inflight)
+                    if done.status == "failed" and pending and isinstance(step.prepared, PendingWrite):
+                        # It counted on entities that failed write would have made: prepare it again.
+                        step = self._prepare_file(path, doc_id, opts, existing.get(doc_id), ())
+                    results.append(done)
+                    chunks += done.chunks
+                    if progress:
+                        progress(len(results), total, chunks)
+                    inflight = None
+                if isinstance(step.prepared, PendingWrite):
+                    inflight = _InFlight(step, pool.submit(self.finish, step.prepared))
+                else:
+                    results.append(step.prepared)
+                    chunks += step.prepared.chunks
+                    if progress:
+                        progress(len(results), total, chunks)
+            if inflight is not None:
+                done = self._landed(inflight)
+                results.append(done)
+                chunks += done.chunks
+                if progress:
+                    progress(len(results), total, chunks)
         return results
 
-    def _file_in_directory(
-        self, path: Path, doc_id: str, opts: IngestOptions, existing: Existing | None
-    ) -> DocumentResult:
+    def _prepare_file(
+        self, path: Path, doc_id: str, opts: IngestOptions, existing: Existing | None, pending: Iterable[str]
+    ) -> _Step:
         t0 = time.perf_counter()
         label = str(path)
         try:
             doc = parse_path(path, opts)
         except GraphbrainError as e:
-            return DocumentResult(source=label, status="failed", error=str(e), took_ms=elapsed_ms(t0))
+            failed = DocumentResult(source=label, status="failed", error=str(e), took_ms=elapsed_ms(t0))
+            return _Step(path, doc_id, None, failed)
         try:
-            return self.write_document(doc, opts, existing, elapsed_ms(t0), label=label)
+            prepared = self.prepare(doc, opts, existing, elapsed_ms(t0), label=label, pending_entities=set(pending))
         except StoreUnavailable:
             raise  # every later file would fail the same way: stop and say so
         except (EmbeddingError, StoreError, InputError) as e:
-            log.warning("ingest of %s failed: %s", path, e)
-            return DocumentResult(
-                source=label,
-                status="failed",
-                document_id=doc_id,
-                source_uri=doc.source_uri,
-                title=doc.title,
-                format=doc.format,
-                error=f"{path.name}: {e}",
-                took_ms=elapsed_ms(t0),
-            )
+            prepared = self._failed(path, doc_id, doc, e, t0)
+        return _Step(path, doc_id, doc, prepared, t0)
+
+    def _landed(self, inflight: _InFlight) -> DocumentResult:
+        """The result of the write in flight, once it has finished; a failed write is that file's failure."""
+        step = inflight.step
+        try:
+            return inflight.future.result()
+        except StoreUnavailable:
+            raise
+        except (EmbeddingError, StoreError, InputError) as e:
+            assert step.doc is not None
+            return self._failed(step.path, step.doc_id, step.doc, e, step.t0)
+
+    @staticmethod
+    def _failed(path: Path, doc_id: str, doc: ParsedDocument, e: Exception, t0: float) -> DocumentResult:
+        log.warning("ingest of %s failed: %s", path, e)
+        return DocumentResult(
+            source=str(path),
+            status="failed",
+            document_id=doc_id,
+            source_uri=doc.source_uri,
+            title=doc.title,
+            format=doc.format,
+            error=f"{path.name}: {e}",
+            took_ms=elapsed_ms(t0),
+        )
+
+
+@dataclass(slots=True)
+class _Step:
+    """One file of a directory, parsed and prepared (or already a result: unchanged, or failed)."""
+
+    path: Path
+    doc_id: str
+    doc: ParsedDocument | None
+    prepared: DocumentResult | PendingWrite
+    t0: float = 0.0
+
+
+@dataclass(slots=True)
+class _InFlight:
+    step: _Step
+    future: Future[DocumentResult]
+
+    @property
+    def pending(self) -> PendingWrite:
+        assert isinstance(self.step.prepared, PendingWrite)
+        return self.step.prepared

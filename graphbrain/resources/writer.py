@@ -2,13 +2,17 @@
 
 One transaction per document, a fixed number of UNWIND statements (sections, chunks, labels, entity
 mentions), and one embedder call per document for all its new chunk texts and new entity names.
+
+A write is two steps: ``prepare`` (entity detection and the models: the CPU work) gives a ``PendingWrite``
+or, for an unchanged document, the result at once; ``finish`` runs its transaction. ``write_document`` does
+both; a directory ingest prepares the next file while the last one's transaction runs.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +27,7 @@ from graphbrain.store import Row, Tx, Undo
 from graphbrain.store.json_props import loads_object
 from graphbrain.store.writer import EmbeddingWriter
 
-__all__ = ["DocumentWriter", "Existing"]
+__all__ = ["DocumentWriter", "Existing", "PendingWrite"]
 
 MAX_EMBED_CHARS = 2000  # chunks are ~1,200 characters; the cap only guards odd inputs
 LOOKUP_BATCH = 500  # documents per existing-state query in a directory ingest
@@ -62,6 +66,17 @@ class Existing:
         )
 
 
+@dataclass(slots=True)
+class PendingWrite:
+    """A prepared document write: its transaction, how to take it back (embedded) and the result it makes."""
+
+    document_id: str
+    work: Callable[[Tx], Any]
+    undo: Undo | None
+    result: Callable[[Any, float], DocumentResult]  # (what ``work`` returned, write ms) -> the result
+    entity_ids: list[str] = field(default_factory=list)  # the Entity nodes the write creates or touches
+
+
 def _embed_text(section_title: str, text: str) -> str:
     # A chunk after the first of its section has lost its heading; the title gives the vector that context.
     if section_title and section_title not in text[: len(section_title) + 200]:
@@ -90,6 +105,27 @@ class DocumentWriter(EmbeddingWriter):
         *,
         label: str | None = None,
     ) -> DocumentResult:
+        prepared = self.prepare(doc, opts, existing, parse_ms, label=label)
+        return prepared if isinstance(prepared, DocumentResult) else self.finish(prepared)
+
+    def finish(self, pending: PendingWrite) -> DocumentResult:
+        """Run a prepared write's transaction."""
+        w0 = time.perf_counter()
+        out = self.store.write(pending.work, undo=pending.undo)
+        return pending.result(out, elapsed_ms(w0))
+
+    def prepare(
+        self,
+        doc: ParsedDocument,
+        opts: IngestOptions,
+        existing: Existing | None,
+        parse_ms: float,
+        *,
+        label: str | None = None,
+        pending_entities: Collection[str] = (),
+    ) -> DocumentResult | PendingWrite:
+        """Everything before the transaction. ``pending_entities``: ids of Entity nodes that a write still
+        running will have made, so this document links to them as if they were stored already."""
         t0 = time.perf_counter() - parse_ms / 1000  # took_ms covers the parse that came before
         ns = opts.namespace
         doc_id = document_id_for(ns, doc.source_uri)
@@ -118,24 +154,29 @@ class DocumentWriter(EmbeddingWriter):
                     entities=existing.entities,
                     took_ms=elapsed_ms(t0),
                 )
-            w0 = time.perf_counter()
-            self.store.write(lambda tx: self._write_fields(tx, doc_id, doc, opts, existing))
-            return DocumentResult(
-                **base,
-                status="updated",
-                changed="fields",
-                sections=existing.sections,
-                chunks=existing.chunks,
-                entities=existing.entities,
-                write_ms=elapsed_ms(w0),
-                took_ms=elapsed_ms(t0),
+            same = existing
+            return PendingWrite(
+                document_id=doc_id,
+                work=lambda tx: self._write_fields(tx, doc_id, doc, opts, same),
+                undo=None,
+                result=lambda _out, write_ms: DocumentResult(
+                    **base,
+                    status="updated",
+                    changed="fields",
+                    sections=same.sections,
+                    chunks=same.chunks,
+                    entities=same.entities,
+                    write_ms=write_ms,
+                    took_ms=elapsed_ms(t0),
+                ),
             )
 
         sections, chunks = self._rows(doc, ns, doc_id)
         n0 = time.perf_counter()
         plans = entity_plans(doc, ns, chunks, self.config.nlp)
         entities_ms = elapsed_ms(n0)
-        known = self._known_entities([p.id for p in plans.values()])
+        ids = [p.id for p in plans.values()]
+        known = self._known_entities(ids) | {i for i in ids if i in pending_entities}
         entities = [p for p in plans.values() if p.creates or p.id in known]
         new_entities = [p for p in entities if p.id not in known]
 
@@ -224,22 +265,27 @@ class DocumentWriter(EmbeddingWriter):
                 "label_ids": [t["id"] for t in opts.tags + opts.topics],
             },
         )
-        w0 = time.perf_counter()
-        created = self.store.write(work, undo=undo)
-        return DocumentResult(
-            **base,
-            status="created" if created else "updated",
-            changed=None if created else "content",
-            sections=len(sections),
-            chunks=len(chunks),
-            chunks_written=len(chunks),
-            entities=len(entity_rows),
-            embedded=len(texts),
-            reused_embeddings=len(chunks) - len(todo),
-            embed_ms=embed_ms,
-            entities_ms=entities_ms,
-            write_ms=elapsed_ms(w0),
-            took_ms=elapsed_ms(t0),
+        embedded = len(texts)
+
+        def result(created: Any, write_ms: float) -> DocumentResult:
+            return DocumentResult(
+                **base,
+                status="created" if created else "updated",
+                changed=None if created else "content",
+                sections=len(sections),
+                chunks=len(chunks),
+                chunks_written=len(chunks),
+                entities=len(entity_rows),
+                embedded=embedded,
+                reused_embeddings=len(chunks) - len(todo),
+                embed_ms=embed_ms,
+                entities_ms=entities_ms,
+                write_ms=write_ms,
+                took_ms=elapsed_ms(t0),
+            )
+
+        return PendingWrite(
+            document_id=doc_id, work=work, undo=undo, result=result, entity_ids=[r["id"] for r in entity_rows]
         )
 
     # ------------------------------------------------------------------ pieces of the write

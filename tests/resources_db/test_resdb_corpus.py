@@ -179,3 +179,63 @@ def test_glob_filter_and_result_shape(brain: Brain, ingestor: Ingestor) -> None:
     assert dumped["document_ids"] == result.document_ids and dumped["document_id"] == result.document_ids[0]
     assert dumped["counts"]["created"] == len(names)
     assert result.took_ms > 0 and result.embed_ms > 0
+
+
+def _two_files(tmp_path: Path) -> Path:
+    """a.md names Quillfeather often enough to create its Entity node; b.md names it once, so it only links
+    to a node that exists by then."""
+    (tmp_path / "a.md").write_text(
+        "# Quillfeather\n\nQuillfeather is the ledger service our team runs. Quillfeather stores the invoices.\n"
+    )
+    (tmp_path / "b.md").write_text("# Billing\n\nEvery invoice goes through Quillfeather before it is paid.\n")
+    return tmp_path
+
+
+def _linked(cy: Cy, doc_id: str) -> list[str]:
+    return [
+        r["name"]
+        for r in cy(
+            "MATCH (:Chunk {namespace: $ns, document_id: $id})-[:MENTIONS]->(e:Entity) RETURN DISTINCT e.name AS name",
+            id=doc_id,
+        )
+    ]
+
+
+def test_directory_ingest_links_a_file_to_what_the_file_before_it_created(
+    brain: Brain, ingestor: Ingestor, cy: Cy, tmp_path: Path
+) -> None:
+    # The next file is prepared while the last one's write runs: it must still see that write's entities,
+    # as a file-by-file ingest would.
+    root = _two_files(tmp_path)
+    result = ingestor.ingest(root, namespace=brain.namespace)
+    assert result.counts["created"] == 2
+    a_id, b_id = (document_id_for(brain.namespace, file_uri(root / n)) for n in ("a.md", "b.md"))
+    assert _linked(cy, a_id) == ["Quillfeather"]
+    assert _linked(cy, b_id) == ["Quillfeather"]
+    entity = cy("MATCH (e:Entity {namespace: $ns, name: 'Quillfeather'}) RETURN e.embedding AS v")
+    assert len(entity) == 1 and len(entity[0]["v"]) == brain.config.embedding.dimension
+
+
+def test_a_failed_write_in_a_directory_is_that_files_failure_and_the_next_file_does_not_count_on_it(
+    brain: Brain, ingestor: Ingestor, cy: Cy, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from graphbrain.errors import StoreError
+
+    root = _two_files(tmp_path)
+    a_id, b_id = (document_id_for(brain.namespace, file_uri(root / n)) for n in ("a.md", "b.md"))
+    real_finish = ingestor.finish
+
+    def finish(pending: Any) -> Any:
+        if pending.document_id == a_id:
+            raise StoreError("disk full (test)")
+        return real_finish(pending)
+
+    monkeypatch.setattr(ingestor, "finish", finish)
+    result = ingestor.ingest(root, namespace=brain.namespace)
+    by_name = {d.source.rsplit("/", 1)[-1]: d for d in result.documents}
+    assert by_name["a.md"].status == "failed" and "disk full" in (by_name["a.md"].error or "")
+    assert by_name["b.md"].status == "created"
+    # b.md was prepared again without a.md's entities: its one mention links to nothing, creates nothing.
+    assert _linked(cy, b_id) == []
+    assert cy("MATCH (e:Entity {namespace: $ns, name: 'Quillfeather'}) RETURN e") == []
+    assert cy("MATCH (d:Document {namespace: $ns}) RETURN count(d) AS n") == [{"n": 1}]
