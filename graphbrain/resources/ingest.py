@@ -202,7 +202,7 @@ class Ingestor(DocumentWriter):
             source_type=doc.source_type,
         )
         doc_id = document_id_for(namespace, doc.source_uri)
-        return self.write_document(doc, opts, self.lookup([doc_id], namespace).get(doc_id), 0.0)
+        return self.finish(self.prepare(doc, opts, self.lookup([doc_id], namespace).get(doc_id), 0.0))
 
     # ------------------------------------------------------------------ dispatch
     def _dispatch(
@@ -229,7 +229,7 @@ class Ingestor(DocumentWriter):
         parse_ms = elapsed_ms(t0)
         doc_id = document_id_for(opts.namespace, doc.source_uri)
         existing = self.lookup([doc_id], opts.namespace).get(doc_id)
-        result = self.write_document(doc, opts, existing, parse_ms)
+        result = self.finish(self.prepare(doc, opts, existing, parse_ms))
         if progress:
             progress(1, 1, result.chunks)
         return result

@@ -4,8 +4,8 @@ One transaction per document, a fixed number of UNWIND statements (sections, chu
 mentions), and one embedder call per document for all its new chunk texts and new entity names.
 
 A write is two steps: ``prepare`` (entity detection and the models: the CPU work) gives a ``PendingWrite``
-or, for an unchanged document, the result at once; ``finish`` runs its transaction. ``write_document`` does
-both; a directory ingest prepares the next file while the last one's transaction runs.
+or, for an unchanged document, the result at once; ``finish`` runs its transaction. A directory ingest
+prepares the next file while the last one's transaction runs.
 """
 
 from __future__ import annotations
@@ -96,20 +96,10 @@ class DocumentWriter(EmbeddingWriter):
         return out
 
     # ------------------------------------------------------------------ the write
-    def write_document(
-        self,
-        doc: ParsedDocument,
-        opts: IngestOptions,
-        existing: Existing | None,
-        parse_ms: float,
-        *,
-        label: str | None = None,
-    ) -> DocumentResult:
-        prepared = self.prepare(doc, opts, existing, parse_ms, label=label)
-        return prepared if isinstance(prepared, DocumentResult) else self.finish(prepared)
-
-    def finish(self, pending: PendingWrite) -> DocumentResult:
-        """Run a prepared write's transaction."""
+    def finish(self, pending: PendingWrite | DocumentResult) -> DocumentResult:
+        """Run a prepared write's transaction (a result already made, unchanged, passes through)."""
+        if isinstance(pending, DocumentResult):
+            return pending
         w0 = time.perf_counter()
         out = self.store.write(pending.work, undo=pending.undo)
         return pending.result(out, elapsed_ms(w0))
