@@ -84,26 +84,54 @@ def query_language(text: str) -> str:
     return detect_language(text)
 
 
-def index_search(tx: Tx, name: str, params: Mapping[str, Any], limit: int, max_k: int = MAX_INDEX_K) -> list[Row]:
+def index_search(
+    tx: Tx,
+    name: str,
+    params: Mapping[str, Any],
+    limit: int,
+    max_k: int = MAX_INDEX_K,
+    shares: dict[str, float] | None = None,
+) -> list[Row]:
     """Rows of one post-filtered index query, widening the raw ``k`` while that can still help.
 
     The query returns one row: ``raw`` (hits the index gave), ``floor`` (the last hit's score) and
     ``rows`` (the survivors, best first, at most ``limit``). Widening stops when enough survived,
     when the index had no more (``raw < k``), when the last raw hit already scored below
     ``params["min_score"]`` (vector search: further hits can only be weaker), or at ``max_k``.
+
+    ``shares`` (one plan's): the share of its hits that the last search of the same query file and
+    filters kept. When that share says the first ``k`` will not be enough, the search starts at the rung
+    the widening would climb to next: in a namespace of many superseded versions, 2 % of a memory vector
+    search's hits may survive the status filter, and each query of the plan paid for the first rung again.
+    Searches within a plan run in order, so the same plan on the same data asks the same ``k``.
     """
     max_k = min(max_k, MAX_INDEX_K)
     k = min(max_k, max(limit * OVERSAMPLE, MIN_INDEX_K))
+    key = _share_key(name, params) if shares is not None else ""
+    share = shares.get(key) if shares is not None else None
+    if share is not None and share * k < limit:
+        k = min(max_k, next_k(k, math.floor(share * k), limit))
     min_score = params.get("min_score")
     while True:
         out = tx.run(name, {**params, "k": k, "limit": limit})
         result = out[0] if out else {"raw": 0, "floor": None, "rows": []}
         rows: list[Row] = list(result["rows"])
-        exhausted = int(result["raw"]) < k
+        raw = int(result["raw"])
+        exhausted = raw < k
         below = min_score is not None and result["floor"] is not None and result["floor"] < min_score
+        if shares is not None and raw:
+            shares[key] = len(rows) / raw
         if len(rows) >= limit or exhausted or below or k >= max_k:
             return rows
         k = min(max_k, next_k(k, len(rows), limit))
+
+
+# What varies per query rather than per filter set: left out of a share's key.
+_PER_QUERY = frozenset({"vector", "query", "terms", "fts", "k", "limit"})
+
+
+def _share_key(name: str, params: Mapping[str, Any]) -> str:
+    return name + repr(sorted((k, v) for k, v in params.items() if k not in _PER_QUERY))
 
 
 def next_k(k: int, survived: int, limit: int) -> int:
@@ -156,6 +184,8 @@ class RetrievalContext:
     # query text -> its vector, per model; filled by ``embed`` (shared between plans when the caller passes one)
     vectors: QueryVectors = field(default_factory=QueryVectors)
     warnings: list[str] = field(default_factory=list)
+    # query file and filters -> the share of index hits their last search kept (``index_search``)
+    shares: dict[str, float] = field(default_factory=dict)
     # every list searched so far, in order: the relational walk (run last) seeds from their best hits
     found: list[RankedList] = field(default_factory=list)
 
@@ -225,7 +255,7 @@ class Retriever(ABC):
         self, tx: Tx, name: str, params: Mapping[str, Any], limit: int, max_k: int = MAX_INDEX_K
     ) -> list[Row]:
         """``index_search`` (module level): one post-filtered index query, ``k`` widened as needed."""
-        return index_search(tx, name, params, limit, max_k)
+        return index_search(tx, name, params, limit, max_k, self.ctx.shares)
 
     def ranked_list(
         self,
