@@ -102,12 +102,16 @@ def to_param(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {to_param(str(k)): to_param(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
+        # A vector (hundreds of floats, several per query) needs no walk unless it holds a NaN.
+        if all(type(v) in _NUMBERS for v in value):
+            return [None if v != v else v for v in value] if any(v != v for v in value) else list(value)
         return [to_param(v) for v in value]
     if isinstance(value, float) and value != value:  # NaN has no Cypher literal
         return None
     return value
 
 
+_NUMBERS = frozenset({int, float})
 _SCALARS = frozenset({int, float, bool, type(None)})
 
 
