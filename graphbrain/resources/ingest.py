@@ -247,6 +247,14 @@ class Ingestor(DocumentWriter):
         chunks = 0
         if progress:
             progress(0, total, 0)
+
+        def record(result: DocumentResult) -> None:
+            nonlocal chunks
+            results.append(result)
+            chunks += result.chunks
+            if progress:
+                progress(len(results), total, chunks)
+
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphbrain-ingest-write") as pool:
             inflight: _InFlight | None = None
             for path, doc_id in zip(files, ids, strict=True):
@@ -257,24 +265,14 @@ class Ingestor(DocumentWriter):
                     if done.status == "failed" and pending and isinstance(step.prepared, PendingWrite):
                         # It counted on entities that failed write would have made: prepare it again.
                         step = self._prepare_file(path, doc_id, opts, existing.get(doc_id), ())
-                    results.append(done)
-                    chunks += done.chunks
-                    if progress:
-                        progress(len(results), total, chunks)
+                    record(done)
                     inflight = None
                 if isinstance(step.prepared, PendingWrite):
                     inflight = _InFlight(step, pool.submit(self.finish, step.prepared))
                 else:
-                    results.append(step.prepared)
-                    chunks += step.prepared.chunks
-                    if progress:
-                        progress(len(results), total, chunks)
+                    record(step.prepared)
             if inflight is not None:
-                done = self._landed(inflight)
-                results.append(done)
-                chunks += done.chunks
-                if progress:
-                    progress(len(results), total, chunks)
+                record(self._landed(inflight))
         return results
 
     def _prepare_file(
