@@ -103,7 +103,7 @@ class Journal:
         # Entries this process is committing right now: a concurrent call must not replay them.
         self._inflight: set[int] = set()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._wal()
         self._db.execute("PRAGMA synchronous=FULL")  # fsync on every commit: the point of a journal
         if max_bytes is not None:
             page = int(self._db.execute("PRAGMA page_size").fetchone()[0])
@@ -121,6 +121,20 @@ class Journal:
         # Whether this process's last graph write to the target found it unreachable (kept here, as the
         # committers are made per call): while it is, a commit pings before it spends any work.
         self.target_unreachable = False
+
+    def _wal(self, wait_s: float = 30.0) -> None:
+        """Put the file in WAL mode. SQLite converts under an exclusive lock and runs no busy handler for
+        it, so processes opening a new journal at once get "database is locked": WAL stays set in the file,
+        so look first, and retry the conversion while another process holds the lock."""
+        deadline = time.monotonic() + wait_s
+        while str(self._db.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     @classmethod
     def in_data_dir(cls, data_dir: str | Path, target: str | None = None, max_mb: float | None = None) -> Journal:
