@@ -11,6 +11,8 @@ EXPECTED_FULLTEXT = {"memory_text", "message_search", "chunk_text", "entity_name
 EXPECTED_VECTOR = {"memory_embedding", "message_embedding", "chunk_embedding"}
 # The English model's indexes (embedding.english), beside the main model's.
 EXPECTED_VECTOR_EN = {"memory_embedding_en", "message_embedding_en", "chunk_embedding_en"}
+# Neo4j only: the active items' own indexes (the Active label), the text and each model's vectors.
+EXPECTED_VECTOR_ACTIVE = {"memory_active_embedding": "dimension", "memory_active_embedding_en": "english"}
 
 
 def test_init_twice_is_safe(brain: Brain) -> None:
@@ -32,6 +34,13 @@ def test_indexes_configured(brain: Brain) -> None:
     for name in EXPECTED_VECTOR_EN:
         assert by_name[name]["type"] == "VECTOR"
         assert int(by_name[name]["dimension"]) == brain.config.embedding.english.dimension
+    for name, model in EXPECTED_VECTOR_ACTIVE.items():
+        assert by_name[name]["type"] == "VECTOR" and by_name[name]["labels"] == ["Active"]
+        emb = brain.config.embedding
+        assert int(by_name[name]["dimension"]) == (emb.dimension if model == "dimension" else emb.english.dimension)
+    active_text = by_name["memory_active_text"]
+    assert active_text["type"] == "FULLTEXT" and active_text["labels"] == ["Active"]
+    assert active_text["analyzer"] == "cjk"
     for name in EXPECTED_FULLTEXT - {"message_search"}:
         assert by_name[name]["type"] == "FULLTEXT"
         assert by_name[name]["analyzer"] == "cjk"
@@ -105,3 +114,48 @@ def test_a_vector_index_of_another_size_is_refused(brain: Brain) -> None:
     brain.store._check_vector_dimensions(brain.config.embedding.dimension)  # the right size passes
     with pytest.raises(SchemaError, match=r"has dimension \d+ but embedding.dimension is 384"):
         brain.store._check_vector_dimensions(384)
+
+
+def test_the_active_indexes_hold_the_active_items_only(brain: Brain) -> None:
+    """A superseded or retracted version leaves memory_active_embedding and memory_active_text (its label
+    goes), so a search of the active set never reads past history; the whole indexes hold every version."""
+    from helpers import turn
+
+    said = [
+        "I prefer that the export runs at 9.",
+        "I prefer that the export runs at 10.",
+        "TODO: migrate the vector index to 512 dimensions.",
+        "Done with the vector index migration.",
+        "待办：整理检索设计文档",
+        "整理检索设计文档已完成",
+    ]
+    for i, text in enumerate(said):
+        brain.commit_turn("s1", turn(f"t{i}", text))
+    rows = brain.store.cypher(
+        "MATCH (m:Memory {namespace: $ns}) WHERE m.embedding IS NOT NULL RETURN m.id AS id, m.status AS s",
+        {"ns": brain.namespace},
+    ).rows
+    active = {r["id"] for r in rows if r["s"] == "active"}
+    assert active and len(active) < len(rows)
+    vector = brain.embedder.embed(["when does the export run"])[0]
+
+    def search(index: str) -> set[str]:
+        found = brain.store.cypher(
+            "CALL db.index.vector.queryNodes($index, 100, $v) YIELD node RETURN node.id AS id",
+            {"index": index, "v": vector},
+        ).rows
+        return {r["id"] for r in found}
+
+    assert search("memory_active_embedding") == active
+    assert search("memory_embedding") == {r["id"] for r in rows}
+
+    def words(index: str, query: str) -> set[str]:
+        found = brain.store.cypher(
+            "CALL db.index.fulltext.queryNodes($index, $q) YIELD node WHERE node.namespace = $ns RETURN node.id AS id",
+            {"index": index, "q": query, "ns": brain.namespace},
+        ).rows
+        return {r["id"] for r in found}
+
+    for query in ("export", "vector", "检索设计"):
+        everything = words("memory_text", query)
+        assert len(everything) > 1 and words("memory_active_text", query) == everything & active, query

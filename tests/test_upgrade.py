@@ -125,3 +125,43 @@ def test_a_newer_graph_is_refused(brain: Brain) -> None:
             brain.upgrade()
     finally:
         _set_version(brain, SCHEMA_VERSION)
+
+
+def test_a_version_4_graph_labels_its_active_items_and_the_active_search_finds_them(brain: Brain) -> None:
+    """v5: active items carry Active, which Neo4j's active-only vector indexes cover: an item written
+    before v5 has no label, so until the upgrade a default (active-only) search could not see it."""
+    from helpers import turn
+
+    brain.commit_turn("s1", turn("t1", "We decided to ship the billing export on Friday. 我们决定周五上线计费导出。"))
+    brain.commit_turn("s1", turn("t2", "Actually we decided to ship the billing export on Monday instead."))
+    statuses = brain.store.cypher(
+        "MATCH (m:Memory {namespace: $ns}) RETURN m.status AS s, m:Active AS labelled", {"ns": brain.namespace}
+    ).rows
+    kinds = {r["s"] for r in statuses}
+    assert "active" in kinds and kinds & {"superseded", "retracted"}, kinds
+    assert all(r["labelled"] == (r["s"] == "active") for r in statuses)
+    active = sum(r["s"] == "active" for r in statuses)
+
+    brain.store.cypher("MATCH (m:Memory {namespace: $ns}) REMOVE m:Active", {"ns": brain.namespace}, write=True)
+    _set_version(brain, 4)
+    assert len(brain.store.run("checks/active_label", {"namespace": brain.namespace})) == active
+    report = brain.upgrade(batch=2)
+    assert report.steps == [5] and report.changed == active
+    assert brain.store.run("checks/active_label", {"namespace": brain.namespace}) == []
+    assert brain.store.schema_version() == SCHEMA_VERSION
+
+    pack = brain.retrieve(
+        {
+            "version": "1",
+            "queries": [{"text": "When do we ship the billing export?", "mode": "semantic"}],
+            "global_filters": {"scope": ["memory"]},
+        }
+    )
+    active_texts = {
+        r["t"]
+        for r in brain.store.cypher(
+            "MATCH (m:Memory {namespace: $ns, status: 'active'}) RETURN m.text AS t", {"ns": brain.namespace}
+        ).rows
+    }
+    snippets = [ev.snippet for ev in pack.evidences]
+    assert snippets and set(snippets) <= active_texts, snippets

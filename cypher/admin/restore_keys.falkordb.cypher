@@ -11,6 +11,6 @@ OPTIONAL MATCH (a:Memory)
 WHERE a.namespace = $namespace AND a.key = key AND a.status = 'active'
 WITH key, v, count(a) AS active
 WHERE active = 0
-SET v.status = 'active', v.active_key = $namespace + '|' + key, v.retracted_by_turn = null,
+SET v:Active, v.status = 'active', v.active_key = $namespace + '|' + key, v.retracted_by_turn = null,
     v.restored_at = $_now, v.updated_at = $_now
 RETURN count(v) AS restored

@@ -4,7 +4,7 @@
 // bench/bulk_related.
 UNWIND $entities AS e
 MERGE (n:Memory:Entity {id: e.id})
-  ON CREATE SET n.namespace = $namespace, n.type = 'entities', n.key = e.key, n.kind = e.kind,
+  ON CREATE SET n:Active, n.namespace = $namespace, n.type = 'entities', n.key = e.key, n.kind = e.kind,
                 n.canonical = e.canonical, n.name = e.name, n.aliases = [], n.aliases_text = '',
                 n.status = 'active', n.active_key = e.lock_id, n.confidence = e.confidence, n.source = 'user',
                 n.source_session_id = e.session_id, n.source_turn_id = e.turn_id,

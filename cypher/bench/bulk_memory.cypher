@@ -9,6 +9,7 @@ SET m += it.props, m.namespace = $namespace, m.active_key = it.active_key,
     m.embedding = [x IN split(it.embedding, ' ') | toFloat(x) / 10000000.0],
     m.embedding_en = CASE WHEN it.embedding_en IS NULL THEN null
                           ELSE [x IN split(it.embedding_en, ' ') | toFloat(x) / 10000000.0] END
+FOREACH (_ IN CASE WHEN it.active_key IS NULL THEN [] ELSE [1] END | SET m:Active)
 FOREACH (_ IN CASE WHEN it.type = 'profile' THEN [1] ELSE [] END | SET m:Profile)
 FOREACH (_ IN CASE WHEN it.type = 'preferences' THEN [1] ELSE [] END | SET m:Preference)
 FOREACH (_ IN CASE WHEN it.type = 'goals' THEN [1] ELSE [] END | SET m:Goal)

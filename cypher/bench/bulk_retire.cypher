@@ -4,4 +4,5 @@
 UNWIND $items AS it
 MATCH (m:Memory {active_key: it.active_key})
 SET m.status = 'superseded', m.active_key = null, m.updated_at = it.at
+REMOVE m:Active
 RETURN count(m) AS retired

@@ -2,4 +2,5 @@
 UNWIND $items AS it
 MATCH (m:Memory {id: it.id})
 SET m.status = 'retracted', m.active_key = null, m.updated_at = it.at, m.retracted_by_turn = $turn_node_id
+REMOVE m:Active
 RETURN count(m) AS retracted

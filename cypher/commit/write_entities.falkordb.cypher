@@ -22,6 +22,7 @@ FOREACH (_ IN CASE WHEN e.embedding IS NULL OR n.embedding IS NOT NULL THEN [] E
 // A candidate the gate now lets through becomes an entity memory item: active, its key held, embedded.
 FOREACH (_ IN CASE WHEN n.status = 'candidate' AND e.status = 'active' THEN [1] ELSE [] END |
   SET n.status = 'active', n.active_key = e.lock_id, n.missing_embedding = e.embedding IS NULL)
+FOREACH (_ IN CASE WHEN n.status = 'active' THEN [1] ELSE [] END | SET n:Active)
 SET n.aliases = CASE WHEN e.name IN n.aliases OR e.name = n.name THEN n.aliases ELSE n.aliases + e.name END,
     n.mention_count = n.mention_count + e.count, n.updated_at = e.at, n.last_seen = e.at
 SET n.aliases_text = reduce(s = '', a IN n.aliases | s + ' ' + a),

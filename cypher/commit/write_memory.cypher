@@ -5,12 +5,14 @@ MATCH (t:Turn {id: $turn_node_id})
 UNWIND $items AS it
 OPTIONAL MATCH (old:Memory {id: it.old_id})
 FOREACH (_ IN CASE WHEN old IS NULL OR it.old_status IS NULL THEN [] ELSE [1] END |
-  SET old.status = it.old_status, old.active_key = null, old.updated_at = it.at)
+  SET old.status = it.old_status, old.active_key = null, old.updated_at = it.at
+  REMOVE old:Active)
 CREATE (m:Memory {id: it.id})
 SET m += it.props, m.namespace = $namespace, m.created_at = it.created_at, m.updated_at = it.at,
     m.active_key = CASE WHEN it.props.status = 'active' THEN it.lock_id ELSE null END,
     m.embedding = it.embedding
 FOREACH (_ IN CASE WHEN it.embedding_en IS NULL THEN [] ELSE [1] END | SET m.embedding_en = it.embedding_en)
+FOREACH (_ IN CASE WHEN it.props.status = 'active' THEN [1] ELSE [] END | SET m:Active)
 FOREACH (_ IN CASE WHEN it.type = 'profile' THEN [1] ELSE [] END | SET m:Profile)
 FOREACH (_ IN CASE WHEN it.type = 'preferences' THEN [1] ELSE [] END | SET m:Preference)
 FOREACH (_ IN CASE WHEN it.type = 'goals' THEN [1] ELSE [] END | SET m:Goal)

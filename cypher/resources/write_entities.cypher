@@ -4,7 +4,7 @@
 // Each chunk that names one gets a (Chunk)-[:MENTIONS {count, start, end, text}]->(Entity) edge.
 UNWIND $entities AS e
 MERGE (n:Memory:Entity {id: e.id})
-  ON CREATE SET n.namespace = $namespace, n.type = 'entities', n.key = e.key, n.kind = e.kind,
+  ON CREATE SET n:Active, n.namespace = $namespace, n.type = 'entities', n.key = e.key, n.kind = e.kind,
                 n.canonical = e.canonical, n.name = e.name, n.aliases = [], n.status = 'active',
                 n.active_key = e.lock_id, n.confidence = e.confidence, n.source = 'tool',
                 n.rule = 'resource_ingest', n.evidence_refs = [$source_uri], n.created_at = $now,

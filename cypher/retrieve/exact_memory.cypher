@@ -2,7 +2,9 @@
 // The index is global, so hits are post-filtered by namespace and the plan's filters; the caller asks
 // for $k raw hits and widens $k when fewer than $limit survive and the index had more (raw = k).
 // Every optional filter is `$x IS NULL OR ...`, so this one file serves every filter combination.
-CALL db.index.fulltext.queryNodes('memory_text', $query, {limit: $k}) YIELD node, score
+// A search of the active items only ($statuses = ['active'], the default) uses memory_active_text.
+CALL db.index.fulltext.queryNodes(CASE WHEN $statuses = ['active'] THEN 'memory_active_text' ELSE 'memory_text' END,
+                                  $query, {limit: $k}) YIELD node, score
 WITH collect({n: node, score: score}) AS hits
 CALL (hits) {
   UNWIND hits AS h

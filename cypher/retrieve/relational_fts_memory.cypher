@@ -1,6 +1,7 @@
-// relational: full-text seeds from memory_text, active tasks and decisions only (the items a query is
-// most often about without naming their key). Post-filtered and widened as relational_fts_entities.
-CALL db.index.fulltext.queryNodes('memory_text', $fts, {limit: $k}) YIELD node, score
+// relational: full-text seeds from memory_active_text (memory_text's active items), active tasks and
+// decisions only (the items a query is most often about without naming their key). Post-filtered and
+// widened as relational_fts_entities.
+CALL db.index.fulltext.queryNodes('memory_active_text', $fts, {limit: $k}) YIELD node, score
 WITH collect({n: node, score: score}) AS hits
 CALL (hits) {
   UNWIND hits AS h

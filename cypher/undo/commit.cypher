@@ -62,7 +62,9 @@ SET s.last_seq = b.last_seq, s.updated_at = b.updated_at, s.summary_version = b.
 UNWIND $before_items AS b
 MATCH (m:Memory {id: b.id})
 SET m.status = b.status, m.active_key = b.active_key, m.updated_at = b.updated_at,
-    m.retracted_by_turn = b.retracted_by_turn;
+    m.retracted_by_turn = b.retracted_by_turn
+FOREACH (_ IN CASE WHEN b.status = 'active' THEN [1] ELSE [] END | SET m:Active)
+FOREACH (_ IN CASE WHEN b.status = 'active' THEN [] ELSE [1] END | REMOVE m:Active);
 
 // FtsPending: the embedded store refreshes the full-text copies of the restored names and aliases.
 UNWIND $before_entities AS b
@@ -73,6 +75,8 @@ SET n.aliases = b.aliases, n.aliases_text = b.aliases_text, n.text = b.text,
     n.missing_embedding = b.missing_embedding
 // A candidate the commit promoted got its vector then: a candidate has none.
 FOREACH (_ IN CASE WHEN b.embedded THEN [] ELSE [1] END | SET n.embedding = null)
+FOREACH (_ IN CASE WHEN b.status = 'active' THEN [1] ELSE [] END | SET n:Active)
+FOREACH (_ IN CASE WHEN b.status = 'active' THEN [] ELSE [1] END | REMOVE n:Active)
 SET n:FtsPending;
 
 UNWIND $before_related AS b

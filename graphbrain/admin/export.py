@@ -43,7 +43,7 @@ _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SESSION_EDGES = frozenset({"DERIVED_FROM"})
 # Storage internals (index copies, constraint keys, vectors): not part of what a user's graph says.
 _INTERNAL = frozenset({"embedding", "active_key", "aliases_text"})
-_INTERNAL_LABELS = frozenset({"FtsPending"})
+_INTERNAL_LABELS = frozenset({"FtsPending", "Active"})
 
 
 def graphml_value(value: Any) -> str | int | float | bool | None:

@@ -529,7 +529,7 @@ def _verify(
     shared: Shared,
     cycle_log: list[Cycle],
 ) -> dict[str, Any]:
-    from graphbrain.bench.load import check_invariants
+    from graphbrain.bench.load import check_invariants, invariants_hold
 
     # Whatever is still pending is written now (the database answers again).
     for _ in range(20):
@@ -640,7 +640,7 @@ def _verify(
         and shared.reader_slow == 0
         and not churn_bad
         and len(recoveries) == len(cycle_log)
-        and not (inv["seq_gaps"] or inv["duplicate_entities"] or inv["double_active"])
+        and invariants_hold(inv)
     )
     return report
 

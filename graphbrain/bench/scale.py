@@ -50,7 +50,7 @@ the retrievers ask, ``OVERSAMPLE × candidate_k``):
   model when the question is English or mixed (``detect_language``) and the model is on (``0`` else);
 - ``vector:<side>:<model>``: a bare vector top-k (``bench/floor_vector_*``) on the memory and the
   message index of each model the question was embedded with — the indexes the retrievers search
-  (Neo4j ``memory_embedding``, ``message_embedding`` and their ``*_en``; FalkorDB the Memory and Message
+  (Neo4j ``memory_active_embedding``, ``message_embedding`` and their ``*_en``; FalkorDB the Memory and Message
   indexes on ``embedding`` and ``embedding_en``), nothing filtered or hydrated;
 - ``fulltext:memory`` / ``fulltext:messages``: a bare full-text top-k (``bench/floor_fulltext_*``) on the
   memory text and the messages' search text, the query made as the exact retriever makes it;

@@ -5,7 +5,8 @@
    ``graphbrain.nlp`` does at commit time), and through the ``entity_names`` full-text index, which also
    finds an entity by one of its aliases or a ref's entity by its title (``exact_name_match``) and what an
    exact name cannot catch (Chinese phrases, partial names); memory items whose key the query spells
-   out; refs by URI; active tasks and decisions matched by text (``memory_text``). Every lookup is by an
+   out; refs by URI; active tasks and decisions matched by text (``memory_text``; on Neo4j its active
+   items' own index, ``memory_active_text``). Every lookup is by an
    index, so seeding costs the same in a small namespace as in a large one. Name, alias, key and ref
    matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only,
    from ``retrieve/relational_fts_*``, whose raw k widens like the exact retriever's: the indexes are

@@ -93,6 +93,15 @@ STEPS: tuple[UpgradeStep, ...] = (
             "(memory_session), so compose and commit read what they need instead of sorting a namespace"
         ),
     ),
+    UpgradeStep(
+        version=5,
+        description=(
+            "speed at scale: active items carry the Active label, which Neo4j's memory_active_embedding* and "
+            "memory_active_text indexes cover, so a search of the active set does not read past every "
+            "superseded version"
+        ),
+        queries=("upgrade/v5_active_label",),
+    ),
 )
 
 # The version a graph written by a release before versioned upgrades is taken to have.

@@ -30,7 +30,7 @@ def _bury(brain: Brain, n: int) -> None:
     """``n`` newer active items of the namespace, written in other sessions (the old 300-newest read's blind spot)."""
     rows = [{"id": f"{brain.namespace}:filler:{i}", "key": f"task:filler:item-{i}"} for i in range(n)]
     brain.store.cypher(
-        "UNWIND $rows AS r CREATE (m:Memory:Task {id: r.id, namespace: $ns, type: 'tasks', status: 'active', "
+        "UNWIND $rows AS r CREATE (m:Memory:Task:Active {id: r.id, namespace: $ns, type: 'tasks', status: 'active', "
         'key: r.key, task_status: \'todo\', value_json: \'{"title": "filler", "status": "todo", '
         "\"project\": \"filler\"}', text: 'filler item', source_session_id: 'elsewhere', "
         "updated_at: $later, created_at: $later})",

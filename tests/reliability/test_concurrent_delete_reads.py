@@ -21,7 +21,7 @@ CREATE = (
     "CREATE (:Turn {id: $ns + ':turn', namespace: $ns, session_id: 's', seq: 1, commit_id: 'c' + $round})",
     """MATCH (t:Turn {id: $ns + ':turn'})
     UNWIND range(1, 20) AS i
-    CREATE (:Memory {id: $ns + ':m:' + toString(i) + ':' + $round, namespace: $ns, status: 'active',
+    CREATE (:Memory:Active {id: $ns + ':m:' + toString(i) + ':' + $round, namespace: $ns, status: 'active',
                      type: 'tasks', key: 'task:x:' + toString(i), value_json: '{}', text: 't', updated_at: $round})
            -[:DERIVED_FROM]->(t)""",
     """CREATE (:Entity {id: $ns + ':e:' + $round, namespace: $ns, canonical: 'kalo', key: 'entity:kalo',

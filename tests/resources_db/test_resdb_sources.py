@@ -86,7 +86,7 @@ def _seed_decision(cy: Cy, ns: str, key: str, text: str, *, status: str = "activ
         " version: $version,"
         " created_at: $at, updated_at: $at})"
         " FOREACH (_ IN CASE WHEN $status = 'active' THEN [1] ELSE [] END |"
-        "   SET m.active_key = $ns + '|' + $key)",
+        "   SET m.active_key = $ns + '|' + $key, m:Active)",
         id=mid,
         key=key,
         value=json.dumps({"decision": text, "rationale": "agreed at the weekly sync"}),
@@ -158,7 +158,7 @@ def test_chunk_entities_are_the_conversation_entities(brain: Brain, ingestor: In
     # An entity conversation memory already made real (with a turn that mentions it).
     cy(
         "CREATE (t:Turn {id: $tid, namespace: $ns}) "
-        "CREATE (e:Memory:Entity {id: $id, namespace: $ns, type: 'entities', key: $key, kind: 'topic',"
+        "CREATE (e:Memory:Entity:Active {id: $id, namespace: $ns, type: 'entities', key: $key, kind: 'topic',"
         " canonical: 'neo4j', name: 'Neo4j', aliases: [], status: 'active', active_key: $ns + '|' + $key,"
         " mention_count: 3, version: 1, source: 'user'}) "
         "CREATE (t)-[:MENTIONS {count: 3}]->(e)",
@@ -174,7 +174,7 @@ def test_chunk_entities_are_the_conversation_entities(brain: Brain, ingestor: In
     )
     assert {r["id"] for r in linked} == {repo_id, neo_id}
     repo = cy("MATCH (e:Entity {id: $id}) RETURN e {.*} AS e, labels(e) AS labels", id=repo_id)[0]
-    assert set(repo["labels"]) == {"Memory", "Entity"}
+    assert set(repo["labels"]) == {"Memory", "Entity", "Active"}
     e = repo["e"]
     assert (e["namespace"], e["type"], e["key"], e["kind"], e["canonical"]) == (
         ns,

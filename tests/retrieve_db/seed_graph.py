@@ -214,7 +214,7 @@ class _Builder:
         turn_row = next((t for t in self.turn_rows if t["id"] == self.out.turns.get(turn or "")), None)
         self.memories.append(
             {
-                "labels": ["Memory", TYPE_LABELS[mtype]],
+                "labels": ["Memory", TYPE_LABELS[mtype], *(["Active"] if status == "active" else [])],
                 "props": {
                     "id": node,
                     "namespace": self.ns,
