@@ -142,7 +142,8 @@ def test_a_version_4_graph_labels_its_active_items_and_the_active_search_finds_t
     assert all(r["labelled"] == (r["s"] == "active") for r in statuses)
     active = sum(r["s"] == "active" for r in statuses)
 
-    brain.store.cypher("MATCH (m:Memory {namespace: $ns}) REMOVE m:Active", {"ns": brain.namespace}, write=True)
+    # What a v4 graph holds: no label. (Store.cypher would put it back at once: the backend's half does not.)
+    brain.store._cypher("MATCH (m:Memory {namespace: $ns}) REMOVE m:Active", {"ns": brain.namespace}, True, 1, None)
     _set_version(brain, 4)
     assert len(brain.store.run("checks/active_label", {"namespace": brain.namespace})) == active
     report = brain.upgrade(batch=2)
@@ -165,3 +166,24 @@ def test_a_version_4_graph_labels_its_active_items_and_the_active_search_finds_t
     }
     snippets = [ev.snippet for ev in pack.evidences]
     assert snippets and set(snippets) <= active_texts, snippets
+
+
+def test_a_memory_item_written_or_changed_by_hand_is_labelled_as_its_status_says(brain: Brain) -> None:
+    """A user's own Cypher write (Store.cypher) leaves every item's Active label agreeing with its status,
+    so Neo4j's active-only indexes find a hand-written active item and drop one retired by hand."""
+    ns = brain.namespace
+    brain.store.cypher(
+        "CREATE (:Memory:Decision {id: $ns + ':hand', namespace: $ns, type: 'decisions', status: 'active', "
+        "key: 'decision:x:hand', text: '[decisions:decision:x:hand] 手写的决定 written by hand'})",
+        {"ns": ns},
+        write=True,
+    )
+
+    def labelled() -> bool:
+        rows = brain.store.cypher("MATCH (m:Memory {id: $id}) RETURN m:Active AS a", {"id": f"{ns}:hand"}).rows
+        return bool(rows[0]["a"])
+
+    assert labelled()
+    brain.store.cypher("MATCH (m:Memory {id: $id}) SET m.status = 'retracted'", {"id": f"{ns}:hand"}, write=True)
+    assert not labelled()
+    assert brain.store.run("checks/active_label", {"namespace": ns}) == []

@@ -10,7 +10,7 @@ The file is gzip'd JSON lines, written and read as a stream (no part of it is he
 Everything of the namespace is in it: turns, messages, tool calls, refs, memory with its history edges,
 entities, documents, sections and chunks, vectors, commit and context traces, summary versions, key
 locks. Derived data stays out (the embedded store's full-text copies ``*_fts``, the ``FtsPending``
-label); the destination derives it again. Values are typed where JSON is not: ``{"$dt": ISO-8601 UTC}``
+and ``Active`` labels); the destination derives it again. Values are typed where JSON is not: ``{"$dt": ISO-8601 UTC}``
 for datetimes; vectors are float32, which is what both backends' vector indexes hold, so a vector
 survives every round trip bit for bit. Keys are sorted and nodes and edges ordered, so backing up a
 restored namespace gives the same lines again.

@@ -122,10 +122,14 @@ class Store(ABC):
         timeout_s: float | None = None,
     ) -> CypherResult:
         """Run a user's own Cypher (read-only unless ``write``), at most ``row_cap`` rows, timed out after
-        ``timeout_s`` (the backend's query timeout when None)."""
+        ``timeout_s`` (the backend's query timeout when None). After a write, the ``Active`` label of every
+        memory item follows its status again (``admin/settle_active_label``), as graphbrain's own writes keep it."""
         if row_cap < 1:
             raise InputError(f"row_cap must be at least 1, got {row_cap}")
-        return self._cypher(text, params or {}, write, row_cap, timeout_s)
+        result = self._cypher(text, params or {}, write, row_cap, timeout_s)
+        if write:
+            self.run("admin/settle_active_label", write=True)
+        return result
 
     @abstractmethod
     def _cypher(

@@ -9,8 +9,9 @@ same evidence on both (semantic plans: the same ids; exact plans: reported, sinc
 engines score differently).
 
 Derived properties stay where they belong: the embedded store's full-text copies (``*_fts``) and its
-``FtsPending`` label are not copied (the embedded store rebuilds them when it is the destination), and
-embeddings become ``vecf32`` vectors on the embedded side.
+``FtsPending`` label are not copied (the embedded store rebuilds them when it is the destination), nor is
+the ``Active`` label (every ``Store.cypher`` write derives it from the items' status), and embeddings
+become ``vecf32`` vectors on the embedded side.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ PRIMARY_LABELS = (
     "Session", "Turn", "Message", "ToolCall", "Ref", "Memory", "MemoryKey", "Summary", "CommitTrace",
     "ContextTrace", "Document", "Section", "Chunk", "Tag", "Topic",
 )  # fmt: skip
-SKIP_LABELS = frozenset({"FtsPending"})
+# Derived labels: not copied nor counted; the destination derives them (FtsPending on embedded, and
+# Active from each item's status after every Store.cypher write).
+SKIP_LABELS = frozenset({"FtsPending", "Active"})
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 
 
