@@ -6,8 +6,8 @@
    finds an entity by one of its aliases or a ref's entity by its title (``exact_name_match``) and what an
    exact name cannot catch (Chinese phrases, partial names); memory items whose key the query spells
    out; refs by URI; active tasks and decisions matched by text (``memory_text``; on Neo4j its active
-   items' own index, ``memory_active_text``). Every lookup is by an
-   index, so seeding costs the same in a small namespace as in a large one. Name, alias, key and ref
+   items' own index, ``memory_active_text``). Every lookup is by an index, so seeding costs the same in
+   a small namespace as in a large one. Name, alias, key and ref
    matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only,
    from ``retrieve/relational_fts_*``, whose raw k widens like the exact retriever's: the indexes are
    global, and another tenant's hits must not crowd this namespace's out).
