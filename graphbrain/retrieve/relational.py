@@ -6,13 +6,15 @@
    finds an entity by one of its aliases or a ref's entity by its title (``exact_name_match``) and what an
    exact name cannot catch (Chinese phrases, partial names); memory items whose key the query spells
    out; refs by URI; active tasks and decisions matched by text (``memory_text``; on Neo4j its active
-   items' own index, ``memory_active_text``). Every lookup is by an index, so seeding costs the same in
-   a small namespace as in a large one. Name, alias, key and ref
+   items' own index, ``memory_active_text``); and the query's best exact and semantic hits
+   (``PRIOR_SEEDS`` messages and memory items, read by id in the same query). Every lookup is by an
+   index, so seeding costs the same in a small namespace as in a large one. Name, alias, key and ref
    matches weigh 1.0; full-text hits ``FTS_SEED_WEIGHT × score / best score`` (the best few only,
    from ``retrieve/relational_fts_*``, whose raw k widens like the exact retriever's: the indexes are
    global, and another tenant's hits must not crowd this namespace's out).
-2. **Neighbourhood** (``retrieve/relational_expand``, one query per hop, all in one read transaction,
-   ids, labels and turn counts only; what names a node is read for the hits' paths alone):
+2. **Neighbourhood** (``retrieve/relational_expand``, one query per hop, in the same read transaction
+   as the seeds, the side filters and the path names: ids, labels and turn counts only; what names a
+   node is read once, for all the hits' paths):
    breadth-first over MENTIONS / RELATED_TO / DERIVED_FROM / SUPERSEDES / VERSION_OF / REFERENCES /
    HAS_MESSAGE in either direction, ``policies.retrieval.relational_hops`` hops (``hints.hops`` per
    query), every node checked to be in the namespace — a path never crosses into another tenant, even
@@ -351,38 +353,46 @@ class RelationalRetriever(Retriever):
             )
             spec = _with_tokens(job.text, set(), set(), names)
         prior = self.prior_seeds(job)
-        graph = self.ctx.store.read(lambda tx: self.traverse(tx, spec, self.hops(job), prior))
-        if not graph.seeds:
-            self.ctx.warnings.append(
-                f"queries[{job.index}] (relational): the query names no entity, task, decision or ref "
-                "of this namespace; there was nothing to traverse from"
-            )
-            return [self.ranked_list(job, side, []) for side in job.sides]
-        scores = personalised_pagerank(graph)
         memory_types = job.params.get("memory", {}).get("types") or []
-        wanted: dict[Side, list[Node]] = {side: [] for side in SIDES}
-        for node in graph.nodes.values():
-            side = side_of(node, entities="entities" in memory_types)
-            if side in job.sides:
-                wanted[side].append(node)
-        by_id = {node.id: node for node in graph.nodes.values()}
+        warning = (
+            f"queries[{job.index}] (relational): the query names no entity, task, decision or ref "
+            "of this namespace; there was nothing to traverse from"
+        )
 
-        def filter_sides(tx: Tx) -> list[RankedList]:
-            out = []
+        def walk(tx: Tx) -> list[RankedList] | None:
+            # One read transaction, a query per step: seeds, full-text seeds, a hop each, a filter per
+            # side, and the hits' path names once for all sides.
+            graph = self.traverse(tx, spec, self.hops(job), prior)
+            if not graph.seeds:
+                return None
+            scores = personalised_pagerank(graph)
+            wanted: dict[Side, list[Node]] = {side: [] for side in SIDES}
+            for node in graph.nodes.values():
+                side = side_of(node, entities="entities" in memory_types)
+                if side in job.sides:
+                    wanted[side].append(node)
+            by_id = {node.id: node for node in graph.nodes.values()}
+            hits: dict[Side, list[Row]] = {}
             for side in job.sides:
                 nodes = sorted(wanted[side], key=lambda n: (-scores[n.eid], n.id))
                 params = {**job.params[side], "ids": [n.id for n in nodes]}
                 rows = collected(tx.run(f"retrieve/relational_{SIDE_FILE[side]}", params)) if nodes else []
-                hits = sorted(
+                hits[side] = sorted(
                     ({**r, "score": scores[by_id[str(r["id"])].eid]} for r in rows),
                     key=lambda r: (-float(r["score"]), str(r["id"])),
                 )[: job.limit]
-                name_path_nodes(tx, graph, [by_id[str(r["id"])].eid for r in hits])
-                paths = {str(r["id"]): explain_path(graph, by_id[str(r["id"])].eid) for r in hits}
-                out.append(self.ranked_list(job, side, hits, paths=paths))
+            name_path_nodes(tx, graph, [by_id[str(r["id"])].eid for side in job.sides for r in hits[side]])
+            out = []
+            for side in job.sides:
+                paths = {str(r["id"]): explain_path(graph, by_id[str(r["id"])].eid) for r in hits[side]}
+                out.append(self.ranked_list(job, side, hits[side], paths=paths))
             return out
 
-        return self.ctx.store.read(filter_sides)
+        lists = self.ctx.store.read(walk)
+        if lists is None:
+            self.ctx.warnings.append(warning)
+            return [self.ranked_list(job, side, []) for side in job.sides]
+        return lists
 
     def hops(self, job: QueryJob) -> int:
         hinted = job.hints.get("hops")
@@ -416,10 +426,20 @@ class RelationalRetriever(Retriever):
         over its edges by weight, so hubs spread thin and specific links carry.
         """
         graph = Subgraph()
+        prior = prior or {}
         rows = tx.run(
             "retrieve/relational_seeds",
-            {"namespace": self.ctx.namespace, "names": spec.names, "keys": spec.keys, "uris": spec.uris},
+            {
+                "namespace": self.ctx.namespace,
+                "names": spec.names,
+                "keys": spec.keys,
+                "uris": spec.uris,
+                "messages": sorted(prior.get("turn", {})),
+                "memories": sorted(prior.get("memory", {})),
+            },
         )
+        found = [r for r in rows if r["via"] == "prior"]
+        rows = [r for r in rows if r["via"] != "prior"]
         if spec.fts is not None:
             # The full-text indexes are global: widen k per index until this namespace's best hits are in.
             # More entity hits than seeds are read: an alias or a ref title said exactly is a seed of its own.
@@ -428,24 +448,13 @@ class RelationalRetriever(Retriever):
         for eid, (weight, row) in select_seeds(rows, spec.names).items():
             graph.seeds[eid] = weight * specificity(row)
             graph.nodes[eid] = Node(eid=eid, row=row, depth=0)
-        if prior and any(prior.values()):
-            found = collected(
-                tx.run(
-                    "retrieve/relational_nodes",
-                    {
-                        "namespace": self.ctx.namespace,
-                        "messages": sorted(prior.get("turn", {})),
-                        "memories": sorted(prior.get("memory", {})),
-                    },
-                )
-            )
-            for row in found:
-                side: Side = "turn" if "Message" in (row.get("labels") or []) else "memory"
-                weight = prior.get(side, {}).get(str(row["id"]), 0.0)
-                eid = row["eid"]
-                if weight > graph.seeds.get(eid, 0.0):
-                    graph.seeds[eid] = weight
-                graph.nodes.setdefault(eid, Node(eid=eid, row=row, depth=0))
+        for row in found:
+            side: Side = "turn" if "Message" in (row.get("labels") or []) else "memory"
+            weight = prior.get(side, {}).get(str(row["id"]), 0.0)
+            eid = row["eid"]
+            if weight > graph.seeds.get(eid, 0.0):
+                graph.seeds[eid] = weight
+            graph.nodes.setdefault(eid, Node(eid=eid, row=row, depth=0))
         mass = dict(graph.seeds)
         frontier = sorted(
             (e for e in graph.seeds if not _is_hub(graph.nodes[e].row)), key=lambda e: (-mass[e], graph.nodes[e].id)
