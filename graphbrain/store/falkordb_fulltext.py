@@ -23,6 +23,15 @@ _JOINER = re.compile(r"[.,'\u2019]")
 _IS_CJK = re.compile(rf"[{_CJK}]")
 _LUCENE_ESCAPE = re.compile(r"\\(.)")
 MAX_QUERY_TERMS = 256
+# Lucene's cjk analyzer drops these (CJKAnalyzer's default stop set, as Neo4j 5.26's
+# db.index.fulltext.listAvailableAnalyzers() lists it), so a query leaves them out here too. Besides
+# matching what Neo4j matches, it keeps a query off the words most texts hold: RediSearch yields every
+# match with no top-k, and "the" alone matched most English items, a cost that grew with the namespace.
+_CJK_STOP_WORDS_TEXT = """
+a and are as at be but by for if in into is it no not of on or s such t that the their then there these they
+this to was will with www
+"""
+CJK_STOP_WORDS = frozenset(_CJK_STOP_WORDS_TEXT.split())
 # A term no tokeniser output can equal (it has a character outside \w): a query with no words matches nothing.
 _NO_MATCH = "nomatch__graphbrain__nomatch"
 
@@ -55,10 +64,12 @@ def fts_document(text: str | None) -> str:
 
 
 def fts_query(lucene: str | None) -> str | None:
-    """An escaped Lucene query (what domain code sends) → the same words OR-ed in RediSearch syntax."""
+    """An escaped Lucene query (what domain code sends) → the same words OR-ed in RediSearch syntax, stop
+    words out as Lucene's cjk analyzer leaves them out (a query of stop words alone matches nothing)."""
     if lucene is None:
         return None
-    terms = list(dict.fromkeys(fts_tokens(_LUCENE_ESCAPE.sub(r"\1", lucene))))[:MAX_QUERY_TERMS]
+    tokens = fts_tokens(_LUCENE_ESCAPE.sub(r"\1", lucene))
+    terms = list(dict.fromkeys(t for t in tokens if t not in CJK_STOP_WORDS))[:MAX_QUERY_TERMS]
     if not terms:
         return _NO_MATCH
     return " | ".join(terms)

@@ -32,6 +32,15 @@ def test_exact_escapes_lucene_syntax(g: SeededGraph, run: Run) -> None:
     assert run(plan(q("??? *** ~~~", "exact"))).evidences == []  # nothing to search for, no error
 
 
+def test_exact_leaves_out_the_stop_words_lucene_does(g: SeededGraph, run: Run) -> None:
+    # Neo4j's cjk analyzer drops "the", "in", "is", …; embedded leaves the same words out of its query.
+    memory = {"scope": ["memory"]}
+    assert run(plan(q("the in is of it", "exact"), global_filters=memory)).evidences == []
+    with_stop_words = evidence_ids(run(plan(q("the schema in the graph", "exact"), global_filters=memory)))
+    assert g.memory("task_schema") in with_stop_words
+    assert with_stop_words == evidence_ids(run(plan(q("schema graph", "exact"), global_filters=memory)))
+
+
 def test_semantic_finds_meaning_across_languages(g: SeededGraph, run: Run) -> None:
     similarity = f"{g.documents['neo']}:s01-similarity:"
     pack = run(plan(q("向量索引的余弦相似度", "semantic", filters={"scope": ["resources"]})))
