@@ -159,3 +159,36 @@ def test_the_active_indexes_hold_the_active_items_only(brain: Brain) -> None:
     for query in ("export", "vector", "检索设计"):
         everything = words("memory_text", query)
         assert len(everything) > 1 and words("memory_active_text", query) == everything & active, query
+
+
+def test_the_active_text_index_holds_the_active_items_only(brain: Brain) -> None:
+    """Both backends: an active-only full-text search reads an index of the Active items (Neo4j's
+    memory_active_text, the embedded Active label's), which a superseded or done version leaves."""
+    from helpers import turn
+
+    from graphbrain.store.falkordb_fulltext import fts_query
+
+    said = ["I prefer that the export runs at 9.", "I prefer that the export runs at 10.", "待办：整理检索设计文档"]
+    for i, text in enumerate([*said, "整理检索设计文档已完成"]):
+        brain.commit_turn("s1", turn(f"t{i}", text))
+    rows = brain.store.cypher(
+        "MATCH (m:Memory) WHERE m.namespace = $ns RETURN m.id AS id, m.status AS s", {"ns": brain.namespace}
+    ).rows
+    active = {r["id"] for r in rows if r["s"] == "active"}
+
+    def words(active_only: bool, query: str) -> set[str]:
+        if brain.store.backend == "embedded":
+            label = "Active" if active_only else "Memory"
+            text = f"CALL db.idx.fulltext.queryNodes('{label}', $q) YIELD node"
+            query = fts_query(query) or ""
+        else:
+            index = "memory_active_text" if active_only else "memory_text"
+            text = f"CALL db.index.fulltext.queryNodes('{index}', $q) YIELD node"
+        found = brain.store.cypher(
+            text + " WITH node WHERE node.namespace = $ns RETURN node.id AS id", {"q": query, "ns": brain.namespace}
+        ).rows
+        return {r["id"] for r in found}
+
+    for query in ("export", "检索设计"):
+        everything = words(False, query)
+        assert len(everything) > 1 and words(True, query) == everything & active, query

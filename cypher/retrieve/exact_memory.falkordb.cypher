@@ -5,7 +5,9 @@
 // The store turns $query (escaped Lucene text) into OR-ed RediSearch terms. The namespace and the plan's
 // filters apply first (the procedure yields every match, with no top-k), then the tie-break reads the
 // terms of the 1,000 best-scored only: counting them in every match grew with the namespace.
-CALL db.idx.fulltext.queryNodes('Memory', $query) YIELD node, score
+// A search of the active items only ($statuses = ['active'], the default) reads the Active label's index.
+CALL db.idx.fulltext.queryNodes(CASE WHEN $statuses = ['active'] THEN 'Active' ELSE 'Memory' END, $query)
+YIELD node, score
 WITH node AS m, score
 WHERE m.namespace = $namespace
   AND ($types IS NULL OR m.type IN $types)

@@ -1,8 +1,8 @@
-// relational: full-text seeds from the Memory index (text_fts), active tasks and decisions only, in the
-// namespace (see relational_fts_memory.cypher); filtered first, then as exact_memory.falkordb: the
+// relational: full-text seeds from the Active label's index (text_fts), active tasks and decisions only, in
+// the namespace (see relational_fts_memory.cypher); filtered first, then as exact_memory.falkordb: the
 // 1,000 best-scored, ties broken by more query-term occurrences, then the shorter text.
 // @fulltext fts
-CALL db.idx.fulltext.queryNodes('Memory', $fts) YIELD node, score
+CALL db.idx.fulltext.queryNodes('Active', $fts) YIELD node, score
 WITH node AS n, score
 WHERE n.namespace = $namespace AND n.type IN ['tasks', 'decisions'] AND n.status = 'active'
 WITH n, score ORDER BY score DESC, n.id LIMIT 1000

@@ -102,6 +102,13 @@ STEPS: tuple[UpgradeStep, ...] = (
         ),
         queries=("upgrade/v5_active_label",),
     ),
+    UpgradeStep(
+        version=6,
+        description=(
+            "speed at scale on embedded: a full-text index of the Active items' text, so an active-only search "
+            "does not yield every superseded version's words (FalkorDB's full text has no top-k)"
+        ),
+    ),
 )
 
 # The version a graph written by a release before versioned upgrades is taken to have.
