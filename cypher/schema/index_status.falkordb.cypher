@@ -8,7 +8,8 @@ UNWIND types[p] AS t
 WITH label, t, status, CASE WHEN t = 'VECTOR' THEN p END AS vector_prop, collect(p) AS props,
      collect(options[p].dimension) AS dims
 WITH label, t, status, props, dims,
-     {Memory: 'memory_text', Message: 'message_search', Chunk: 'chunk_text', Entity: 'entity_names'} AS fulltext,
+     {Memory: 'memory_text', Active: 'memory_active_text', Message: 'message_search', Chunk: 'chunk_text',
+      Entity: 'entity_names'} AS fulltext,
      {Memory: 'memory_embedding', Message: 'message_embedding', Chunk: 'chunk_embedding'} AS vector
 RETURN coalesce(CASE t WHEN 'FULLTEXT' THEN fulltext[label]
                        WHEN 'VECTOR' THEN vector[label] + CASE WHEN props[0] = 'embedding_en' THEN '_en' ELSE '' END END,
