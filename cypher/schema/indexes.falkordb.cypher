@@ -12,7 +12,8 @@ CREATE INDEX FOR (n:ContextTrace) ON (n.namespace, n.session_id, n.created_at);
 CREATE INDEX FOR (n:CommitTrace) ON (n.namespace, n.session_id, n.created_at);
 
 // Full-text (RediSearch) indexes over the pre-tokenised copies the store writes (Latin words lower-cased,
-// CJK as bigrams, like Lucene's cjk analyzer); no stemming and no stop words, as with cjk.
+// CJK as bigrams, like Lucene's cjk analyzer); no stemming. The texts keep their stop words and the
+// queries leave cjk's out (store/falkordb_fulltext.py), so a search matches what it matches on Neo4j.
 CALL db.idx.fulltext.createNodeIndex({label: 'Memory', stopwords: []}, {field: 'text_fts', nostem: true});
 // The active items' text only (the Active label), as Neo4j's memory_active_text: RediSearch yields every
 // match, and at 100k items 85 % of the memory index were superseded versions that an active-only search
