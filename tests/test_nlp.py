@@ -376,6 +376,22 @@ def test_known_names_are_whole_words_longest_first_at_any_lexicon_size() -> None
     assert known_names("nothing known here", {}) == []
 
 
+def test_a_name_index_finds_what_its_lexicon_finds_built_whole_or_grown() -> None:
+    """The commit pipeline keeps each namespace's lexicon folded once (``NameIndex``) and adds the names a
+    turn teaches with ``plus``: both find exactly what the plain mapping finds, English and Chinese."""
+    from graphbrain.nlp.entities import NameIndex, known_names
+
+    lexicon = {"Atlas": ("concept", "atlas"), "Dana Kim": ("person", "dana kim"), "计费服务": ("concept", "计费服务")}
+    grown = NameIndex({"Atlas": ("concept", "atlas")})
+    grown = grown.plus("Dana Kim", ("person", "dana kim")).plus("计费服务", ("concept", "计费服务"))
+    assert grown.plus("Atlas", ("concept", "other")) is grown  # a known name keeps what it had
+    text = "dana kim moved ATLAS onto 计费服务; Atlases are not Atlas."
+    plain = known_names(text, lexicon)
+    assert [c.name for c in plain] == ["dana kim", "ATLAS", "计费服务", "Atlas"]
+    assert known_names(text, NameIndex(lexicon)) == plain == known_names(text, grown)
+    assert dict(grown) == lexicon and "Atlas" in grown and len(grown) == 3
+
+
 @pytest.mark.parametrize(
     ("text", "lang", "name"),
     [

@@ -49,6 +49,7 @@ from graphbrain.errors import ConstraintViolation, EmbeddingError, InputError, S
 from graphbrain.ids import entity_id, new_id
 from graphbrain.nlp import canonicalize, estimate_tokens
 from graphbrain.nlp.chars import has_cjk
+from graphbrain.nlp.entities import NameIndex
 from graphbrain.nlp.phrases import known_phrases, phrases
 from graphbrain.retrieve.base import index_search, lucene_query
 from graphbrain.store import Tx, Undo
@@ -91,7 +92,7 @@ class CommitPipeline(EmbeddingWriter):
     # Per namespace, when it was read and what: the entity ruler's lexicon (a name as written → (kind,
     # canonical)) and the Chinese candidate names.
     @cached_property
-    def _lexicons(self) -> dict[str, tuple[float, dict[str, tuple[str, str]]]]:
+    def _lexicons(self) -> dict[str, tuple[float, NameIndex]]:
         return {}
 
     @cached_property
@@ -433,7 +434,7 @@ class CommitPipeline(EmbeddingWriter):
             cached = self._candidates[namespace] = (now, names)
         return cached[1]
 
-    def _lexicon(self, namespace: str) -> dict[str, tuple[str, str]]:
+    def _lexicon(self, namespace: str) -> NameIndex:
         """The namespace's known entities (a name as written → (kind, canonical)) for the entity ruler, read at most
         once a minute per namespace: a name another writer just added is found a little later."""
         now = time.monotonic()
@@ -446,8 +447,8 @@ class CommitPipeline(EmbeddingWriter):
             for name in [r["name"], *(r.get("aliases") or [])]:
                 if isinstance(name, str) and name.strip():
                     lexicon.setdefault(name.strip(), (r["kind"], r["canonical"]))
-        self._lexicons[namespace] = (now, lexicon)
-        return lexicon
+        index = self._lexicons[namespace] = (now, NameIndex(lexicon))
+        return index[1]
 
     def _gate_entities(
         self,
@@ -492,8 +493,8 @@ class CommitPipeline(EmbeddingWriter):
                 passed.append(plan)
                 cache = self._lexicons.get(rec.namespace)
                 if cache is not None and plan.name not in cache[1]:
-                    # A new dict, as other threads may be reading this one (the pipeline is shared).
-                    self._lexicons[rec.namespace] = (cache[0], {**cache[1], plan.name: (plan.kind, d.canonical)})
+                    # A new index, as other threads may be reading this one (the pipeline is shared).
+                    self._lexicons[rec.namespace] = (cache[0], cache[1].plus(plan.name, (plan.kind, d.canonical)))
         return passed, all_keys
 
     def _embed(

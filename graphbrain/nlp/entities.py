@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from graphbrain.nlp.candidate import EntityCandidate, EntityKind
@@ -107,24 +107,67 @@ def _bounded(text: str, i: int) -> bool:
     return i < 0 or i >= len(text) or not _WORD_CHAR.match(text[i])
 
 
+class NameIndex(Mapping[str, tuple[str, str]]):
+    """A lexicon (a name as written → (kind, canonical)) made ready for ``known_names`` once: its names
+    case-folded, and their lengths longest first.
+
+    A namespace's lexicon holds up to thousands of names and is searched in every message of every turn;
+    folding all of it for each search cost more than the search (12 ms of a 110 ms commit at 100k items).
+    Read-only: ``plus`` makes a copy, so a thread still searching the old one is not disturbed.
+    """
+
+    __slots__ = ("_names", "folded", "lengths")
+
+    def __init__(self, names: Mapping[str, tuple[str, str]] | None = None) -> None:
+        self._names: dict[str, tuple[str, str]] = dict(names or {})
+        self.folded: dict[str, tuple[str, str]] = {}
+        for n, v in self._names.items():
+            if len(n) >= 2:
+                self.folded.setdefault(n.casefold(), v)
+        self.lengths: tuple[int, ...] = tuple(sorted({len(n) for n in self.folded}, reverse=True))
+
+    @classmethod
+    def of(cls, lexicon: Mapping[str, tuple[str, str]]) -> NameIndex:
+        return lexicon if isinstance(lexicon, NameIndex) else cls(lexicon)
+
+    def plus(self, name: str, value: tuple[str, str]) -> NameIndex:
+        """A copy with ``name`` added; this one itself when the name is in it already."""
+        if name in self._names:
+            return self
+        out = NameIndex()
+        out._names = {**self._names, name: value}
+        out.folded = dict(self.folded)
+        out.lengths = self.lengths
+        if len(name) >= 2:
+            out.folded.setdefault(name.casefold(), value)
+            out.lengths = tuple(sorted({*self.lengths, len(name.casefold())}, reverse=True))
+        return out
+
+    def __getitem__(self, name: str) -> tuple[str, str]:
+        return self._names[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
 def known_names(text: str, lexicon: Mapping[str, tuple[str, str]]) -> list[EntityCandidate]:
     """Every name of ``lexicon`` (a name as written → (kind, canonical)) found in ``text``, case-insensitive,
     leftmost and longest first, never overlapping; a Latin name only as whole words ("Bob", not "Bobby").
 
     By lookup of the text's substrings at each position, one per distinct name length: the cost follows
     the text, not the lexicon, which grows with every name the namespace learns (a pattern of all the
-    names was rebuilt on each new one).
+    names was rebuilt on each new one). Pass a ``NameIndex`` to search the same lexicon many times.
     """
-    folded: dict[str, tuple[str, str]] = {}
-    for n, v in lexicon.items():
-        if len(n) >= 2:
-            folded.setdefault(n.casefold(), v)
+    index = NameIndex.of(lexicon)
+    folded, lengths = index.folded, index.lengths
     if not folded:
         return []
     lowered = text.casefold()
     if len(lowered) != len(text):  # a character that folds to two ("ß" → "ss"): positions would drift
         lowered = text.lower() if len(text.lower()) == len(text) else text
-    lengths = sorted({len(n) for n in folded}, reverse=True)
     out: list[EntityCandidate] = []
     i = 0
     while i < len(text):
