@@ -54,7 +54,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -89,9 +89,9 @@ _ISO_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 NUL_REPLACEMENT = "\ufffd"
 
 
-def to_param(value: Any) -> Any:
+def to_param(value: Any, *, header: bool = False) -> Any:
     """Python values → what FalkorDB's parameter header accepts (datetimes as fixed-width UTC strings,
-    NUL characters as U+FFFD)."""
+    NUL characters as U+FFFD). ``header``: for the query's header itself, number lists as ``NumberList``."""
     if isinstance(value, str):
         return value.replace("\x00", NUL_REPLACEMENT) if "\x00" in value else value
     if isinstance(value, datetime):
@@ -100,18 +100,36 @@ def to_param(value: Any) -> Any:
     if isinstance(value, date):
         return to_param(datetime(value.year, value.month, value.day, tzinfo=UTC))
     if isinstance(value, Mapping):
-        return {to_param(str(k)): to_param(v) for k, v in value.items()}
+        return {to_param(str(k)): to_param(v, header=header) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         # A vector (hundreds of floats, several per query) needs no walk unless it holds a NaN.
         if all(type(v) in _NUMBERS for v in value):
-            return [None if v != v else v for v in value] if any(v != v for v in value) else list(value)
-        return [to_param(v) for v in value]
+            if any(v != v for v in value):
+                return [None if v != v else v for v in value]
+            return NumberList(value) if header else list(value)
+        return [to_param(v, header=header) for v in value]
     if isinstance(value, float) and value != value:  # NaN has no Cypher literal
         return None
     return value
 
 
 _NUMBERS = frozenset({int, float})
+
+
+class NumberList:
+    """A list of numbers (no NaN), written into the parameter header in one join: the client writes a list
+    value by value (``stringify_param_value``), ~7 ms per commit for its 512-float vectors. The text is
+    what the client writes, ``str`` of each number; the client takes any other object by its ``str``."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, values: Iterable[int | float]) -> None:
+        self.text = "[" + ",".join(map(str, values)) + "]"
+
+    def __str__(self) -> str:
+        return self.text
+
+
 _SCALARS = frozenset({int, float, bool, type(None)})
 
 
@@ -225,7 +243,7 @@ class FalkorStore(Store):
         self, text: str, params: Mapping[str, Any] | None, *, write: bool, timeout_s: float | None = None
     ) -> tuple[list[str], list[list[Any]]]:
         graph = self._g()
-        values = to_param(dict(params or {}))
+        values = to_param(dict(params or {}), header=True)
         if "$_now" in text:
             values["_now"] = to_param(datetime.now(UTC))
         if "$message_count" in text:
