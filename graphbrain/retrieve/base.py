@@ -91,6 +91,7 @@ def index_search(
     limit: int,
     max_k: int = MAX_INDEX_K,
     shares: dict[str, float] | None = None,
+    answered: dict[str, tuple[int, list[Row]]] | None = None,
 ) -> list[Row]:
     """Rows of one post-filtered index query, widening the raw ``k`` while that can still help.
 
@@ -104,7 +105,24 @@ def index_search(
     the widening would climb to next: in a namespace of many superseded versions, 2 % of a memory vector
     search's hits may survive the status filter, and each query of the plan paid for the first rung again.
     Searches within a plan run in order, so the same plan on the same data asks the same ``k``.
+
+    ``answered`` (one plan's): the rows of each search already run, by query file and parameters. The same
+    search again for as many rows or fewer is answered from them, not re-run: an expansion whose terms are
+    the question's ("last Juniper meeting happened") searches the messages exactly as the question did. Its
+    rows are the head of the earlier ones, which widened at least as far as this search would have.
     """
+    answer_key = name + repr(sorted(params.items())) if answered is not None else ""
+    if answered is not None and answer_key in answered and answered[answer_key][0] >= limit:
+        return answered[answer_key][1][:limit]
+    rows = _widening_search(tx, name, params, limit, max_k, shares)
+    if answered is not None:
+        answered[answer_key] = (limit, rows)
+    return rows
+
+
+def _widening_search(
+    tx: Tx, name: str, params: Mapping[str, Any], limit: int, max_k: int, shares: dict[str, float] | None
+) -> list[Row]:
     max_k = min(max_k, MAX_INDEX_K)
     k = min(max_k, max(limit * OVERSAMPLE, MIN_INDEX_K))
     key = _share_key(name, params) if shares is not None else ""
@@ -186,6 +204,8 @@ class RetrievalContext:
     warnings: list[str] = field(default_factory=list)
     # query file and filters -> the share of index hits their last search kept (``index_search``)
     shares: dict[str, float] = field(default_factory=dict)
+    # query file and parameters -> (limit, rows) of each index search run so far (``index_search``)
+    answered: dict[str, tuple[int, list[Row]]] = field(default_factory=dict)
     # every list searched so far, in order: the relational walk (run last) seeds from their best hits
     found: list[RankedList] = field(default_factory=list)
 
@@ -255,7 +275,7 @@ class Retriever(ABC):
         self, tx: Tx, name: str, params: Mapping[str, Any], limit: int, max_k: int = MAX_INDEX_K
     ) -> list[Row]:
         """``index_search`` (module level): one post-filtered index query, ``k`` widened as needed."""
-        return index_search(tx, name, params, limit, max_k, self.ctx.shares)
+        return index_search(tx, name, params, limit, max_k, self.ctx.shares, self.ctx.answered)
 
     def ranked_list(
         self,

@@ -29,15 +29,18 @@ class ExactRetriever(Retriever):
         if query is None:  # only punctuation: there is no word to look for
             return []
 
-        terms = query_terms(job.text)
+        # In one order: an expansion with the question's words ("last Juniper meeting happened") is then the
+        # same search as the question's, answered once (``index_search``); BM25 sums over terms in any order.
+        terms = sorted(query_terms(job.text))
 
         def work(tx: Tx) -> list[RankedList]:
             out = []
             for side in job.sides:
-                # Turns are indexed as analyzed terms (graphbrain.nlp.analysis); the other sides as text.
+                # Turns are indexed as analyzed terms (graphbrain.nlp.analysis) and searched by them alone;
+                # the other sides by the query text.
                 if side == "turn" and not terms:
                     continue
-                params = {**job.params[side], "query": query, "terms": terms}
+                params = {**job.params[side], **({"terms": terms} if side == "turn" else {"query": query})}
                 rows = self.index_search(tx, f"retrieve/exact_{SIDE_FILE[side]}", params, job.limit)
                 out.append(self.ranked_list(job, side, rows, mode=as_mode, backend="fts"))
             return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from seed_graph import Run, SeededGraph, evidence_ids, plan, q, seed_graph, stray_edges
+from seed_graph import NO_CAPS, Run, SeededGraph, evidence_ids, plan, q, seed_graph, stray_edges
 
 from graphbrain import Brain
 from graphbrain.contracts import EvidencePack
@@ -39,6 +39,28 @@ def test_exact_leaves_out_the_stop_words_lucene_does(g: SeededGraph, run: Run) -
     with_stop_words = evidence_ids(run(plan(q("the schema in the graph", "exact"), global_filters=memory)))
     assert g.memory("task_schema") in with_stop_words
     assert with_stop_words == evidence_ids(run(plan(q("schema graph", "exact"), global_filters=memory)))
+
+
+@pytest.mark.parametrize(
+    ("question", "expansion"),
+    [("Project Falcon kickoff", "kickoff for project Falcon"), ("向量索引的余弦相似度", "余弦相似度 向量索引")],
+)
+def test_an_expansion_with_the_questions_words_is_answered_by_its_search(
+    g: SeededGraph, run: Run, monkeypatch: pytest.MonkeyPatch, question: str, expansion: str
+) -> None:
+    # Messages are searched by their analyzed terms: the same terms in another order are the same search,
+    # run once per plan, and the expansion still finds what it finds alone.
+    from graphbrain.retrieve import base
+
+    searched: list[str] = []
+    real = base._widening_search
+    monkeypatch.setattr(base, "_widening_search", lambda tx, name, *a: searched.append(name) or real(tx, name, *a))
+    turns = {"scope": ["turns"]}
+    both = run(plan(q(question, "exact"), q(expansion, "associative"), global_filters=turns, budget=NO_CAPS))
+    assert searched.count("retrieve/exact_turns") == 1
+    alone = run(plan(q(expansion, "associative"), global_filters=turns, budget=NO_CAPS))
+    assert both.stats.by_mode["associative"].candidates == alone.stats.by_mode["associative"].candidates > 0
+    assert set(evidence_ids(alone)) <= set(evidence_ids(both))
 
 
 def test_semantic_finds_meaning_across_languages(g: SeededGraph, run: Run) -> None:
