@@ -106,12 +106,13 @@ def index_search(
     search's hits may survive the status filter, and each query of the plan paid for the first rung again.
     Searches within a plan run in order, so the same plan on the same data asks the same ``k``.
 
-    ``answered`` (one plan's): the rows of each search already run, by query file and parameters. The same
-    search again for as many rows or fewer is answered from them, not re-run: an expansion whose terms are
-    the question's ("last Juniper meeting happened") searches the messages exactly as the question did. Its
-    rows are the head of the earlier ones, which widened at least as far as this search would have.
+    ``answered`` (one plan's): the rows of each search already run, by query file, parameters and
+    ``max_k``. The same search again for as many rows or fewer is answered from them, not re-run: an
+    expansion whose terms are the question's ("last Juniper meeting happened") searches the messages
+    exactly as the question did. Its rows are the head of the earlier ones, which widened at least as far
+    as this search would have.
     """
-    answer_key = name + repr(sorted(params.items())) if answered is not None else ""
+    answer_key = f"{name}|{max_k}|{sorted(params.items())!r}" if answered is not None else ""
     if answered is not None and answer_key in answered and answered[answer_key][0] >= limit:
         return answered[answer_key][1][:limit]
     rows = _widening_search(tx, name, params, limit, max_k, shares)
