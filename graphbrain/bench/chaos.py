@@ -390,7 +390,6 @@ def run_chaos(
     """Run the chaos (see the module docstring) and return the report."""
     import httpx
 
-    from graphbrain.bench.harness import warm_up_models
     from graphbrain.brain import Brain
     from graphbrain.config import find_config
 
@@ -424,7 +423,7 @@ def run_chaos(
     cycle_log: list[Cycle] = []
     try:
         brain.init_schema()
-        warm_up_models(brain)
+        brain.warm_up()
         if http_writers or http_readers:
             base = find_config(config_path)
             cfg_file = work / "brain.yml"

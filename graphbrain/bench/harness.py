@@ -1,20 +1,18 @@
-"""What every bench run does around a brain: clear a namespace, count it, time its models, warm them up."""
+"""What every bench run does around a brain: clear a namespace, count it, time its models."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from graphbrain.bench.ingest_bench import TimedEmbedder
-from graphbrain.nlp import entity_candidates
 
 if TYPE_CHECKING:
     from graphbrain.brain import Brain
     from graphbrain.store import Store
 
-__all__ = ["delete_namespace", "namespace_counts", "namespace_shapes", "timed_embedder", "warm_up_models"]
+__all__ = ["delete_namespace", "namespace_counts", "namespace_shapes", "timed_embedder"]
 
 DELETE_BATCH = 10_000
 
@@ -85,16 +83,3 @@ def timed_embedder(brain: Brain) -> Iterator[TimedEmbedder]:
                 state[name] = previous
             else:
                 state.pop(name, None)
-
-
-def warm_up_models(brain: Brain) -> float:
-    """Load the embedding models, the language pipelines and the commit pipeline before any clock starts;
-    returns seconds."""
-    t0 = time.perf_counter()
-    brain.embedder.embed(["warm-up"])
-    if (english := brain.english_embedder) is not None:  # English and mixed turns embed with it too
-        english.embed(["warm-up"])
-    entity_candidates("Warm up: Ada Lovelace met Charles Babbage in London.", "en", cfg=brain.config.nlp)
-    entity_candidates("预热中文分词：北京的陈静在 Neo4j 团队。", "zh", cfg=brain.config.nlp)
-    brain.commit_pipeline  # noqa: B018  built (and its modules imported) once per process, as a service does at its first turn
-    return time.perf_counter() - t0

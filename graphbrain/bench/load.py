@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from graphbrain.bench.harness import delete_namespace, warm_up_models
+from graphbrain.bench.harness import delete_namespace
 from graphbrain.bench.http_child import HttpChild, free_port, write_config
 from graphbrain.bench.scoring import percentile
 
@@ -156,11 +156,13 @@ def _process_writer(
     out: Any,
     think_ms: float = 0.0,
 ) -> None:
+    from graphbrain import heap
     from graphbrain.brain import Brain
 
+    heap.own_process()  # a spawned writer: its interpreter is the bench's own
     brain = Brain.from_config(config_path, overrides=overrides)
     try:
-        warm_up_models(brain)  # the models load before the clock starts
+        brain.warm_up()  # the models load before the clock starts
         barrier.wait(timeout=600)
         out.put((writer, _write_loop(brain, writer, run_id, time.monotonic() + seconds, think_ms)))
     except BaseException as e:  # the parent must hear about a writer that died
@@ -330,7 +332,7 @@ def run_load(
     work = Path(tempfile.mkdtemp(prefix="graphbrain-load-"))
     try:
         delete_namespace(brain.store, ns)
-        warm_up_models(brain)  # the models load before the clock starts
+        brain.warm_up()  # the models load before the clock starts
         seeded = 0
         reads: list[Callable[[str, str], None]] = []
         if readers or http_readers:

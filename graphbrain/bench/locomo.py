@@ -58,7 +58,7 @@ from os import PathLike
 from typing import TYPE_CHECKING, Any
 
 from graphbrain.bench.baselines import RRF_K, BM25Baseline, DenseBaseline, rrf
-from graphbrain.bench.harness import delete_namespace, namespace_counts, timed_embedder, warm_up_models
+from graphbrain.bench.harness import delete_namespace, namespace_counts, timed_embedder
 from graphbrain.bench.locomo_data import Conversation, baseline_text, load_conversation, safe_slug, turn_events
 from graphbrain.bench.scoring import (
     ANSWERABLE,
@@ -182,7 +182,7 @@ def run_locomo(
     say = progress or (lambda _msg: None)
     brain = brain_factory()
     try:
-        load_s = warm_up_models(brain)
+        load_s = brain.warm_up()
         runs = [_run_conversation(brain, conv, ks, prefix, keep, say) for conv in conversations]
         comp = brain.config.policies.composition
         settings = {

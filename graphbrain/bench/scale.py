@@ -98,7 +98,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphbrain.assets import asset_dir
 from graphbrain.bench.bulk import DEFAULT_BATCH_TURNS, Embeddings, LoadStats, Progress, bulk_load
-from graphbrain.bench.harness import delete_namespace, namespace_counts, timed_embedder, warm_up_models
+from graphbrain.bench.harness import delete_namespace, namespace_counts, timed_embedder
 from graphbrain.bench.ingest_bench import run_ingest_bench
 from graphbrain.bench.plot import write_plot
 from graphbrain.bench.scoring import mean, ratio, summarise_latencies
@@ -481,7 +481,7 @@ def run_scale(
     brain = brain_factory()
     try:
         cache = Path(cache_dir) if cache_dir is not None else Path(brain.config.storage.data_dir) / CACHE_DIR_NAME
-        load_model_s = warm_up_models(brain)
+        load_model_s = brain.warm_up()
         removed = delete_namespace(brain.store, ns) + clear_floor_copies(brain.store)
         say(f"scale: namespace {ns} (removed {removed} old nodes); sizes {', '.join(f'{s:,}' for s in steps)}")
         gen = SessionGenerator(ns, seed)

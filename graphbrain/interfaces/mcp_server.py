@@ -31,7 +31,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import AwareDatetime, Field, ValidationError
 
-from graphbrain import __version__
+from graphbrain import __version__, heap
 from graphbrain.admin import NotFoundError
 from graphbrain.brain import Brain
 from graphbrain.contracts import MAX_MESSAGE_CHARS, Mode, TurnEvents, safe_text
@@ -376,7 +376,13 @@ def run(
             "(graphbrain serve offers the same tools at /mcp behind its bearer tokens)"
         )
     overrides = {"namespace": namespace} if namespace else None
-    brain = LazyBrain(lambda: Brain.from_config(config_path, overrides=overrides))
+
+    def make_brain() -> Brain:
+        brain = Brain.from_config(config_path, overrides=overrides)
+        brain.warm_up()  # the models load with the brain, and the server's heap is frozen after them
+        return brain
+
+    brain = LazyBrain(make_brain)
     server = create_server(brain.get, namespace=namespace, allow_paths=allow_paths, allow_cypher=allow_cypher)
     try:
         if transport == "stdio":
@@ -399,6 +405,7 @@ def main(argv: list[str] | None = None) -> None:
         "--allow-cypher", action="store_true", help="offer cypher_read, which can read every namespace (admins)"
     )
     args = parser.parse_args(argv)
+    heap.own_process()  # ``python -m graphbrain.interfaces.mcp_server``: the process is the server's
     run(
         args.config,
         args.namespace,

@@ -9,6 +9,6 @@ prints, inputs.py reads what the user gives.
 """
 
 from graphbrain.interfaces.cli import bench, core, explore, maintenance, memory, replay, serve, traces
-from graphbrain.interfaces.cli.app import main
+from graphbrain.interfaces.cli.app import main, run
 
-__all__ = ["bench", "core", "explore", "main", "maintenance", "memory", "replay", "serve", "traces"]
+__all__ = ["bench", "core", "explore", "main", "maintenance", "memory", "replay", "run", "serve", "traces"]

@@ -1,5 +1,5 @@
 """``python -m graphbrain.interfaces.cli``: the ``graphbrain`` command (the benches start it this way)."""
 
-from graphbrain.interfaces.cli import main
+from graphbrain.interfaces.cli import run
 
-main()
+run()

@@ -77,3 +77,12 @@ def main() -> None:
     Example:
       graphbrain init && graphbrain demo --namespace demo
     """
+
+
+def run() -> None:
+    """The ``graphbrain`` command's entry point: this process is graphbrain's own (``graphbrain.heap``), so a
+    brain warmed up in it freezes what its models loaded. Tests call ``main`` and leave their process alone."""
+    from graphbrain import heap
+
+    heap.own_process()
+    main()

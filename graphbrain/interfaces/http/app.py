@@ -146,7 +146,9 @@ def run(
 
     def make_brain() -> Brain:
         # The schema is checked by /readyz, so the service can start before Neo4j does.
-        return Brain.from_config(config_path, overrides=overrides, check_schema=False)
+        brain = Brain.from_config(config_path, overrides=overrides, check_schema=False)
+        brain.warm_up()  # the models load with the brain, and the server's heap is frozen after them
+        return brain
 
     app = create_app(make_brain, settings)
     log.info("graphbrain HTTP on %s:%s (auth %s)", settings.host, settings.port, "on" if settings.auth else "off")
