@@ -2,7 +2,7 @@
 
 Why: once its models and language pipelines have loaded, a process holds ~175k long-lived Python objects
 (spaCy's lemma tables and vocabulary, jieba's dictionary, the query library, ...). CPython's full
-(generation-2) collection walks them all, 60–120 ms, and what one commit and one compose leave behind
+(generation-2) collection walks them all, 60–145 ms, and what one commit and one compose leave behind
 sets one off about once a turn. At 100k items on Neo4j those pauses were most of compose_context's p95
 tail and of relational recall's. After ``gc.freeze()`` a full pass walks only what was made since (2–8 ms).
 
