@@ -27,7 +27,7 @@ from graphbrain.contracts import Mode
 from graphbrain.nlp.entities import known_names
 from graphbrain.retrieve.candidate import Candidate
 from graphbrain.retrieve.snippets import turn_evidence_id
-from graphbrain.store.base import Store, collected
+from graphbrain.store.base import Tx, collected
 
 # Measured on the relational set and LoCoMo dev (graphbrain bench relational / locomo): 0.5 gave
 # multi-hop recall@10 0.90 en / 0.85 zh and LoCoMo 0.82; 0.75 gives 0.96 / 0.91 and 0.79; 0.8 no more.
@@ -62,7 +62,7 @@ def _asked(entities: set[str], question: str, question_entities: Sequence[str]) 
 
 
 def reach_bridges(
-    store: Store,
+    tx: Tx,
     namespace: str,
     fused: Sequence[Candidate],
     *,
@@ -76,7 +76,8 @@ def reach_bridges(
     """Message node id → the best chain that reaches it from the fused candidates, and its gain.
 
     Reads the candidates' scores and changes nothing, so the neighbour spread can start from the same
-    fused scores (``add_bridges`` applies the gains afterwards).
+    fused scores (``add_bridges`` applies the gains afterwards), and a retried read transaction can run
+    it again. ``tx``: an open read transaction, or the store itself (a transaction per query).
     """
     by_node: dict[str, Candidate] = {
         str(c.metadata["node_id"]): c for c in fused if c.side == "turn" and c.metadata.get("node_id")
@@ -90,7 +91,7 @@ def reach_bridges(
         if not frontier:
             break
         rows = collected(
-            store.run(
+            tx.run(
                 "retrieve/bridge_turns",
                 {"namespace": namespace, "ids": sorted(frontier), "max_turns": max_turns},
             )

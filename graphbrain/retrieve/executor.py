@@ -286,12 +286,15 @@ class Executor:
         turns = [str(c.metadata["node_id"]) for c in fused if c.side == "turn"][:NEIGHBOUR_POOL]
         if not turns:
             return list(fused)
-        # Both spreads start from the fused scores: neither compounds the other's gains.
-        reached = reach_bridges(
-            self.store, ctx.namespace, fused, question=question, question_entities=question_entities
+        # Both spreads start from the fused scores: neither compounds the other's gains. Their reads
+        # change nothing, so they share one read transaction (a round trip less per transaction saved).
+        reached, neighbours = self.store.read(
+            lambda tx: (
+                reach_bridges(tx, ctx.namespace, fused, question=question, question_entities=question_entities),
+                read_neighbours(tx, ctx.namespace, turns),
+            )
         )
-        beside = spread(fused, read_neighbours(self.store, ctx.namespace, turns))
-        return add_bridges(beside, reached)
+        return add_bridges(spread(fused, neighbours), reached)
 
     # ------------------------------------------------------------------------------------ plan level
     def _check_plan_level(self, plan: RetrievalPlan, namespace: str, report: Report) -> None:

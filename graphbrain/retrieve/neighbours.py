@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphbrain.retrieve.candidate import Candidate
-from graphbrain.store.base import Row, Store, collected
+from graphbrain.store.base import Row, Tx, collected
 
 NEIGHBOUR_SHARE = 0.4  # measured on LoCoMo dev (README); 0.2–0.4 all help, more drowns the match itself
 NEIGHBOUR_POOL = 60  # message candidates whose neighbours are read (the head evidence comes from)
@@ -63,11 +63,12 @@ def neighbours_of(row: Row) -> tuple[Neighbour | None, Neighbour | None]:
     return make(before, earlier is not None), make(after, later is not None)
 
 
-def read_neighbours(store: Store, namespace: str, node_ids: Sequence[str]) -> dict[str, tuple[Neighbour | None, ...]]:
-    """Message node id → (the message before, the message after), for ``node_ids``, in one query."""
+def read_neighbours(tx: Tx, namespace: str, node_ids: Sequence[str]) -> dict[str, tuple[Neighbour | None, ...]]:
+    """Message node id → (the message before, the message after), for ``node_ids``, in one query
+    (``tx``: an open transaction, or the store itself)."""
     if not node_ids:
         return {}
-    rows = collected(store.run("retrieve/neighbour_turns", {"namespace": namespace, "ids": list(node_ids)}))
+    rows = collected(tx.run("retrieve/neighbour_turns", {"namespace": namespace, "ids": list(node_ids)}))
     return {str(r["id"]): neighbours_of(r) for r in rows}
 
 

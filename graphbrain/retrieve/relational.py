@@ -20,8 +20,9 @@
    query), every node checked to be in the namespace — a path never crosses into another tenant, even
    through a same-named entity or a stray edge. Hubs are capped at ``FANOUT`` neighbours, the subgraph at
    ``MAX_NODES``.
-3. **Rank**: the subgraph goes into networkx and personalised PageRank (``alpha`` 0.85) runs with the
-   seeds' weights as the teleport distribution, so what sits close to several strongly named seeds wins.
+3. **Rank**: personalised PageRank (``alpha`` 0.85, power iteration on a scipy matrix) runs on the
+   subgraph with the seeds' weights as the teleport distribution, so what sits close to several strongly
+   named seeds wins.
    RELATED_TO edges weigh ``1 + ln(weight)`` (co-mention count), the rest 1.
 4. **Hits**: memory items (entities only when the ``types`` filter asks for them: otherwise they are the
    connective tissue, not the evidence), messages and chunks, filtered by the plan's filters
@@ -38,7 +39,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
+import numpy as np
+import scipy.sparse as sp
 
 from graphbrain.config import NlpConfig
 from graphbrain.contracts import Mode
@@ -49,6 +51,8 @@ from graphbrain.retrieve.fuse import RankedList
 from graphbrain.store.base import Row, Tx, collected
 
 PPR_ALPHA = 0.85
+PPR_TOL = 1e-10  # per node, L1 (networkx's criterion)
+PPR_MAX_ITER = 200
 FANOUT = 30  # neighbours per node and hop at most
 MAX_FRONTIER = 100  # nodes expanded per hop at most: the ones the walk's mass reached most
 # An entity more turns than this mention (a speaker, "I", 我们) is walked into, never out of: its tie to
@@ -306,24 +310,44 @@ def _named_neighbour(graph: Subgraph, eid: str) -> tuple[str, str] | None:
 def personalised_pagerank(graph: Subgraph) -> dict[str, float]:
     """PageRank with the seeds as the teleport set; element id -> score (sums to 1).
 
-    The graph is built in a fixed order (nodes by id, edges sorted) so equal inputs give equal floats.
-    Should power iteration not converge, a plain decay by hop count (``0.5^depth``) ranks instead.
+    networkx's power iteration (``pagerank``: alpha ``PPR_ALPHA``, dangling mass teleported, L1 tolerance
+    ``n × 1e-10``), run on a scipy matrix built straight from the edges: the same floats, without the
+    graph object and ``x @ A``'s transpose on every step, which cost 3–4 ms of a relational query.
+    Nodes by id and edges sorted, so equal inputs give equal floats. Should the iteration not converge, a
+    plain decay by hop count (``0.5^depth``) ranks instead.
     """
     order = sorted(graph.nodes, key=lambda e: graph.nodes[e].id)
-    g: nx.Graph = nx.Graph()
-    g.add_nodes_from(order)
+    index = {e: i for i, e in enumerate(order)}
+    n = len(order)
     pair_weight: dict[tuple[str, str], float] = {}
     for (u, v, _), w in sorted(graph.edges.items()):
         pair_weight[(u, v)] = pair_weight.get((u, v), 0.0) + w
+    rows: list[int] = []
+    cols: list[int] = []
+    weights: list[float] = []
     for (u, v), w in sorted(pair_weight.items()):
-        g.add_edge(u, v, weight=w)
-    try:
-        scores = nx.pagerank(
-            g, alpha=PPR_ALPHA, personalization=dict(graph.seeds), weight="weight", max_iter=200, tol=1e-10
-        )
-        return {str(k): float(v) for k, v in scores.items()}
-    except nx.PowerIterationFailedConvergence:
-        return {e: 0.5 ** graph.nodes[e].depth for e in graph.nodes}
+        i, j = index[u], index[v]
+        pairs = ((i, j),) if i == j else ((i, j), (j, i))  # undirected: both ways, a self-loop once
+        for r, c in pairs:
+            rows.append(r)
+            cols.append(c)
+            weights.append(w)
+    coords = (np.array(rows, dtype=int), np.array(cols, dtype=int))
+    adjacency = sp.csr_array((np.array(weights, dtype=float), coords), shape=(n, n))
+    out_weight = np.asarray(adjacency.sum(axis=1)).ravel()
+    inverse = np.zeros(n)
+    inverse[out_weight != 0] = 1.0 / out_weight[out_weight != 0]
+    step = sp.csr_array(adjacency.multiply(inverse[:, None]).T)  # x @ P, as P^T @ x
+    teleport = np.array([graph.seeds.get(e, 0.0) for e in order], dtype=float)
+    teleport /= teleport.sum()
+    dangling = np.flatnonzero(out_weight == 0)
+    x = np.full(n, 1.0 / n)
+    for _ in range(PPR_MAX_ITER):
+        last = x
+        x = PPR_ALPHA * (step @ x + x[dangling].sum() * teleport) + (1 - PPR_ALPHA) * teleport
+        if np.abs(x - last).sum() < n * PPR_TOL:
+            return dict(zip(order, x.tolist(), strict=True))
+    return {e: 0.5 ** graph.nodes[e].depth for e in graph.nodes}
 
 
 def side_of(node: Node, *, entities: bool) -> Side | None:
