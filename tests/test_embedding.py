@@ -256,3 +256,35 @@ def test_get_embedder_hashing_is_cached_per_dim_and_thread_safe() -> None:
     assert len(results) == 8 and all(r is results[0] for r in results)
     assert isinstance(results[0], HashingEmbedder) and results[0].dim == 97
     assert get_embedder(EmbeddingConfig(provider="hashing", dimension=98)) is not results[0]
+
+
+def _spin_settings(session: Any) -> tuple[str, str]:
+    options = session.get_session_options()
+    return tuple(  # type: ignore[return-value]
+        options.get_session_config_entry(k)
+        for k in ("session.intra_op.allow_spinning", "session.inter_op.allow_spinning")
+    )
+
+
+def test_idle_model_threads_sleep_instead_of_spinning(minilm: BaseEmbedder, use: BaseEmbedder) -> None:
+    # Spinning workers took ~40 % of a compose's CPU on 2 cores (graphbrain/embedding/onnx_threads.py).
+    # Both providers' sessions: USE builds its own options, fastembed's are settled while it loads.
+    assert _spin_settings(use._session) == ("0", "0")  # type: ignore[attr-defined]
+    assert _spin_settings(minilm._model.model.model) == ("0", "0")  # type: ignore[attr-defined]
+    import fastembed.common.onnx_model as onnx_model
+    import onnxruntime
+
+    assert onnx_model.ort is onnxruntime  # the load's view of onnxruntime is gone again
+
+
+def test_spinning_can_be_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    import onnxruntime
+
+    from graphbrain.embedding.onnx_threads import settle
+
+    monkeypatch.setenv("GRAPHBRAIN_EMBEDDING_SPIN", "1")
+    options = settle(onnxruntime.SessionOptions())
+    with pytest.raises(RuntimeError):  # an entry never set is not there
+        options.get_session_config_entry("session.intra_op.allow_spinning")
+    monkeypatch.delenv("GRAPHBRAIN_EMBEDDING_SPIN")
+    assert settle(onnxruntime.SessionOptions()).get_session_config_entry("session.intra_op.allow_spinning") == "0"

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from graphbrain.embedding.base import BaseEmbedder
+from graphbrain.embedding.onnx_threads import default_threads, settled_fastembed
 from graphbrain.errors import EmbeddingError
 
 LOCAL_PREFIX = "local:"
@@ -87,18 +88,6 @@ TOKENIZER_FILES = (
 )
 REQUIRED_TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json")
 ONNX_CANDIDATES = ("model.onnx", "onnx/model.onnx", "model_quantized.onnx", "onnx/model_quantized.onnx")
-
-
-def default_threads() -> int:
-    """onnxruntime intra-op threads: $GRAPHBRAIN_EMBEDDING_THREADS, else the usable cores (max 8)."""
-    env = os.environ.get("GRAPHBRAIN_EMBEDDING_THREADS", "").strip()
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8))
 
 
 def model_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -352,7 +341,7 @@ def load_fastembed(
     try:
         if local_dir is not None:
             _register(model_id, dim=dim_for_registration, pooling=pooling, model_file=model_file)
-            with hub_offline():
+            with hub_offline(), settled_fastembed():
                 loaded = TextEmbedding(
                     model_name=model_id,
                     threads=threads,
@@ -362,7 +351,8 @@ def load_fastembed(
                 )
         else:
             hub_cache = os.environ.get("FASTEMBED_CACHE_PATH") or str(model_cache_dir(cache_dir) / "fastembed")
-            loaded = TextEmbedding(model_name=model_id, threads=threads, cache_dir=hub_cache, cuda=False)
+            with settled_fastembed():
+                loaded = TextEmbedding(model_name=model_id, threads=threads, cache_dir=hub_cache, cuda=False)
         real_dim = _probe_dim(loaded)
     except EmbeddingError:
         raise

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from graphbrain.embedding.base import BaseEmbedder
-from graphbrain.embedding.fastembed_provider import default_threads, package_dir
+from graphbrain.embedding.fastembed_provider import package_dir
+from graphbrain.embedding.onnx_threads import default_threads, settle
 from graphbrain.errors import EmbeddingError
 
 PROVIDER = "use-multilingual"
@@ -85,7 +86,7 @@ def load_use_multilingual(
         ) from e
     threads = threads or default_threads()
     try:
-        so = ort.SessionOptions()
+        so = settle(ort.SessionOptions())
         so.register_custom_ops_library(get_library_path())
         so.intra_op_num_threads = threads
         so.inter_op_num_threads = 1
