@@ -112,7 +112,7 @@ class Brain:
         what they loaded out of the collector's full passes, a pause of ~100 ms a turn otherwise
         (``graphbrain.heap``)."""
         from graphbrain import heap
-        from graphbrain.nlp import entity_candidates
+        from graphbrain.nlp import entity_candidates, keywords
 
         t0 = time.perf_counter()
         self.embedder.embed(["warm-up"])
@@ -120,6 +120,7 @@ class Brain:
             english.embed(["warm-up"])
         entity_candidates("Warm up: Ada Lovelace met Charles Babbage in London.", "en", cfg=self.config.nlp)
         entity_candidates("预热中文分词：北京的陈静在 Neo4j 团队。", "zh", cfg=self.config.nlp)
+        keywords("预热关键词：北京的数据迁移。", cfg=self.config.nlp)  # jieba's IDF table: ~170 ms at first use
         self.commit_pipeline  # noqa: B018  built (and its modules imported) now, not inside the first turn
         if heap.owned() if freeze is None else freeze:
             heap.freeze()
