@@ -239,3 +239,45 @@ def test_a_failed_write_in_a_directory_is_that_files_failure_and_the_next_file_d
     assert _linked(cy, b_id) == []
     assert cy("MATCH (e:Entity {namespace: $ns, name: 'Quillfeather'}) RETURN e") == []
     assert cy("MATCH (d:Document {namespace: $ns}) RETURN count(d) AS n") == [{"n": 1}]
+
+
+def test_code_is_searched_for_names_by_shape_not_by_the_prose_pipeline(
+    brain: Brain, ingestor: Ingestor, cy: Cy, tmp_path: Path, monkeypatch: Any
+) -> None:
+    # spaCy's English models are trained on prose; on source code they cost most of an ingest's own time
+    # and find what the identifiers' shapes already say. Prose documents still go through them.
+    import graphbrain.nlp.pipelines as pipelines
+
+    parsed: list[str] = []
+    parse_many = pipelines.parse_many
+
+    def recording(texts: list[str], lang: Any, cfg: Any = None, batch_size: int = 32) -> Any:
+        parsed.extend(texts)
+        return parse_many(texts, lang, cfg, batch_size)
+
+    monkeypatch.setattr(pipelines, "parse_many", recording)
+    code = tmp_path / "ledger_sync.py"
+    code.write_text(
+        '"""Syncs the ledger with Quillfeather over https://ledger.example.org/api."""\n\n\n'
+        "class LedgerSync:\n"
+        '    """Pushes entries to QuillfeatherClient; see docs/ledger.md."""\n\n'
+        "    def push_entries(self, entries):\n"
+        "        return QuillfeatherClient().send(entries)\n",
+        encoding="utf-8",
+    )
+    prose = tmp_path / "notes.md"
+    prose.write_text("# Notes\n\nMarta Quillfeather reviewed the ledger design in Lisbon.\n", encoding="utf-8")
+    result = ingestor.ingest(tmp_path, namespace=brain.namespace)
+    assert result.counts["created"] == 2
+    assert parsed and all("class LedgerSync" not in t for t in parsed)
+    assert any("Marta Quillfeather" in t for t in parsed)
+    code_id = document_id_for(brain.namespace, file_uri(code))
+    names = {
+        r["c"]
+        for r in cy(
+            "MATCH (:Chunk {namespace: $ns, document_id: $id})-[:MENTIONS]->(e:Entity) RETURN e.canonical AS c",
+            id=code_id,
+        )
+    }
+    # QuillfeatherClient is said twice (a name said once links only to a node that exists), the rest by shape.
+    assert {"quillfeatherclient", "https://ledger.example.org/api", "docs/ledger.md"} <= names
