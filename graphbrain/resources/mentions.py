@@ -25,7 +25,8 @@ MAX_MENTIONS_PER_CHUNK = 20
 # a conversation turn, where the entity gate also lets a subject or object through.
 _CREATING_SIGNALS = frozenset({"url", "repo", "path"})
 _DOC_FREQUENCY = 2
-# The language a code chunk is searched as: by shape, quotes and known names, never by the prose pipelines.
+# The language a code chunk is searched as: by shape, quotes and known names (and jieba for Chinese in its
+# comments), never by spaCy's English pipeline.
 _CODE = "code"
 _SIGNAL_ORDER = {
     "url": 0, "repo": 1, "path": 2, "known": 3, "ner": 4, "compound": 5, "quoted": 6, "proper_noun": 7, "zh_noun": 8,
@@ -62,8 +63,8 @@ def entity_plans(doc: ParsedDocument, ns: str, chunks: list[dict[str, Any]], nlp
     langs = [c.pop("_language") for c in chunks]
     if doc.format == "code":
         # Source code is not prose: spaCy's English tagger, parser and NER, trained on prose, find little
-        # in it beyond what shapes find (identifiers, paths, URLs, quoted names), and cost most of the
-        # ingest's time that is not the model's (147 of 660 ms on seeds/docs, for one file of seven).
+        # in it beyond what shapes find (identifiers, paths, URLs, quoted names), and they are most of an
+        # ingest's time that is not the models': seeds/docs' one code file took 147 of its 660 ms.
         langs = [_CODE for _ in langs]
     try:
         # One batched spaCy pass over the English chunks instead of a model call per chunk.
